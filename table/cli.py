@@ -1,0 +1,58 @@
+"""The `tressette` command line.
+
+Each sub-command lives in its own module under ``table/commands/`` and exposes
+``register(subparsers)``, which adds its parser and sets ``func`` to a callable
+taking the parsed arguments and returning an exit status. Modules are found by
+name, so adding a command never edits this file.
+
+With no sub-command, `tressette` runs the main job on its embedded default (``demo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from engine.errors import TressetteError
+from table import commands
+from table.errors import TableError
+from vision.errors import VisionError
+
+DEFAULT_COMMAND = "demo"
+USER_ERRORS: tuple[type[Exception], ...] = (TressetteError, TableError, VisionError, OSError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every sub-command module under table/commands registered."""
+    parser = argparse.ArgumentParser(
+        prog="tressette",
+        description="Tressette Table: segue una partita di Tressette e tiene il punteggio.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; bad input ends with a one-line error on stderr and exit status 2."""
+    args_list = list(sys.argv[1:] if argv is None else argv) or [DEFAULT_COMMAND]
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    try:
+        return int(args.func(args) or 0)
+    except USER_ERRORS as error:
+        print(f"tressette {args.command}: errore: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of `tressette`: one module each, exposing ``register(subparsers)``."""
