@@ -1,0 +1,102 @@
+"""Card artwork on disk: one folder per deck style, one image per card named by its code.
+
+The training data and the renderer's decks live in ``../shared/cards`` beside the
+repository (or wherever ``TRESSETTE_CARDS`` points). A deck folder holds ``1c.jpg`` ..
+``10b.png`` and, where the style has one, ``back.jpg``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import BACK, CARD_CODES
+from vision.errors import VisionError
+
+CARDS_ENV = "TRESSETTE_CARDS"
+IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+
+# Italian-suited styles in ../shared/cards; every other folder there is French-suited.
+ITALIAN_STYLES: frozenset[str] = frozenset({
+    "napoletane", "napoletane-b", "piacentine", "piacentine-b", "bergamasche", "bergamasche-b",
+    "trevisane", "trentine", "bolognesi", "romagnole", "sarde", "siciliane",
+})
+
+
+class DeckError(VisionError):
+    """A deck folder that is missing, incomplete or holds an unreadable image."""
+
+
+def find_cards_root() -> Path | None:
+    """The folder of deck styles: ``$TRESSETTE_CARDS``, else ``../shared/cards`` beside the checkout.
+
+    Returns None when neither exists (a user's machine has no training artwork).
+    """
+    configured = os.environ.get(CARDS_ENV)
+    if configured:
+        return Path(configured) if Path(configured).is_dir() else None
+    beside_checkout = Path(__file__).resolve().parents[2] / "shared" / "cards"
+    return beside_checkout if beside_checkout.is_dir() else None
+
+
+def list_styles(root: Path) -> list[str]:
+    """Names of the deck folders under ``root``, sorted."""
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def is_italian_style(name: str) -> bool:
+    """True for the Italian-suited regional patterns (coppe, denari, spade, bastoni)."""
+    return name in ITALIAN_STYLES
+
+
+def read_image(path: Path) -> np.ndarray:
+    """Read an image file as BGR uint8; transparent pixels become white. Raise DeckError naming the file."""
+    data = np.fromfile(str(path), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    if image is None:
+        raise DeckError(f"{path}: not a readable image")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        alpha = image[:, :, 3:4].astype(np.float32) / 255.0
+        rgb = image[:, :, :3].astype(np.float32)
+        return (rgb * alpha + 255.0 * (1.0 - alpha)).astype(np.uint8)
+    return image[:, :, :3]
+
+
+def find_image(folder: Path, stem: str) -> Path | None:
+    """The image file ``folder/stem.<suffix>`` for any known suffix, or None."""
+    for suffix in IMAGE_SUFFIXES:
+        candidate = folder / f"{stem}{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck style's artwork: ``faces[code]`` is a BGR image; ``back`` may be None."""
+
+    name: str
+    faces: dict[str, np.ndarray]
+    back: np.ndarray | None = None
+    italian: bool = field(default=False)
+
+    @classmethod
+    def load(cls, folder: Path) -> Deck:
+        """Load all 40 faces (and the back, if present); raise DeckError naming the missing card."""
+        if not folder.is_dir():
+            raise DeckError(f"{folder}: no such deck folder")
+        faces: dict[str, np.ndarray] = {}
+        for code in CARD_CODES:
+            path = find_image(folder, code)
+            if path is None:
+                raise DeckError(f"{folder}: no image for card {code!r} (expected {code}.jpg or {code}.png)")
+            faces[code] = read_image(path)
+        back_path = find_image(folder, BACK)
+        back = read_image(back_path) if back_path else None
+        return cls(name=folder.name, faces=faces, back=back, italian=is_italian_style(folder.name))
