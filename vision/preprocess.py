@@ -1,0 +1,53 @@
+"""The one preprocessing step shared by training and inference, so the two can never drift apart.
+
+A card crop (BGR uint8, any size, roughly cut to the card's edges) becomes the model's input:
+turned to portrait if it is landscape, resized to the model's input size with area averaging,
+converted to RGB, scaled to 0..1 and normalised per channel: ``(x - mean) / std``; NCHW float32.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+
+DEFAULT_MEAN: tuple[float, float, float] = (0.5, 0.5, 0.5)
+DEFAULT_STD: tuple[float, float, float] = (0.25, 0.25, 0.25)
+
+
+def to_portrait(crop: np.ndarray) -> np.ndarray:
+    """Rotate a landscape crop a quarter turn so that it stands upright (either way up is fine)."""
+    if crop.shape[1] > crop.shape[0]:
+        return cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return crop
+
+
+def resize_crop(crop: np.ndarray, width: int, height: int) -> np.ndarray:
+    """A BGR uint8 crop in portrait, resized to ``width`` x ``height``; raise VisionError on a bad array."""
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    if crop.ndim != 3 or crop.shape[2] not in (3, 4) or crop.shape[0] < 2 or crop.shape[1] < 2:
+        raise VisionError(f"a card crop must be an HxWx3 image of 2x2 pixels or more, got {crop.shape}")
+    crop = to_portrait(crop[:, :, :3])
+    shrinking = crop.shape[0] > height
+    interpolation = cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+    return cv2.resize(crop, (width, height), interpolation=interpolation)
+
+
+def to_model_input(
+    crops: Sequence[np.ndarray],
+    width: int,
+    height: int,
+    mean: Sequence[float] = DEFAULT_MEAN,
+    std: Sequence[float] = DEFAULT_STD,
+) -> np.ndarray:
+    """Stack BGR uint8 crops into the model's NCHW float32 RGB input, normalised per channel."""
+    batch = np.empty((len(crops), height, width, 3), dtype=np.uint8)
+    for i, crop in enumerate(crops):
+        batch[i] = resize_crop(crop, width, height)
+    rgb = batch[:, :, :, ::-1].astype(np.float32) * (1.0 / 255.0)
+    normalised = (rgb - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    return np.ascontiguousarray(normalised.transpose(0, 3, 1, 2))
