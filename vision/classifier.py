@@ -1,0 +1,287 @@
+"""The card classifier at run time: a warped card crop in, a card code and its confidence out.
+
+Runs the shipped ONNX model (``models/cards.onnx``) with onnxruntime alone; torch is never needed
+here. The model's contract (``models/README.md``): input ``image`` float32 ``[N, 3, H, W]`` made by
+``vision.preprocess.to_model_input``; outputs ``logits`` ``[N, 42]`` and ``embedding`` ``[N, D]``
+(L2-normalised); metadata ``labels`` (JSON list in ``engine.cards.CLASS_LABELS`` order),
+``input_width``, ``input_height``, ``mean``, ``std`` (JSON lists), ``color_order`` (``RGB``),
+``embedding_dim``, ``model_version`` and ``trained_on``.
+
+A card lies on the table either way up, so by default each crop is also read turned half a turn and
+the two readings are averaged (``both_orientations``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from engine.cards import CLASS_LABELS
+from vision.errors import VisionError
+from vision.preprocess import to_model_input
+
+MODEL_ENV = "TRESSETTE_MODEL"
+DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
+REBUILD_HINT = "rebuild it as models/README.md describes, or set TRESSETTE_MODEL to a model file"
+INPUT_NAME = "image"
+LOGITS_NAME = "logits"
+EMBEDDING_NAME = "embedding"
+BATCH_SIZE = 32
+DEFAULT_TOP_K = 3
+REQUIRED_METADATA: tuple[str, ...] = (
+    "labels", "input_width", "input_height", "mean", "std", "color_order", "embedding_dim", "model_version",
+)
+
+
+class ModelError(VisionError):
+    """A model file that is missing, is not ONNX, or does not keep the classifier's contract."""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the model's metadata says about it: its classes, its input size and its normalisation."""
+
+    labels: tuple[str, ...]
+    width: int
+    height: int
+    mean: tuple[float, float, float]
+    std: tuple[float, float, float]
+    embedding_dim: int
+    model_version: str
+    trained_on: str = ""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One crop's reading: the most likely label (a card code, ``back`` or ``none``), its probability,
+    the ``top`` labels with their probabilities (most likely first) and the crop's L2-normalised embedding."""
+
+    card: str
+    confidence: float
+    top: tuple[tuple[str, float], ...]
+    embedding: np.ndarray = field(repr=False, compare=False)
+
+
+class ProbabilityAdjuster(Protocol):
+    """Anything that revises the model's class probabilities from the crops' embeddings (a deck profile)."""
+
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray: ...
+
+
+def default_model_path() -> Path:
+    """``$TRESSETTE_MODEL`` when set, else ``models/cards.onnx`` in the checkout."""
+    configured = os.environ.get(MODEL_ENV)
+    return Path(configured) if configured else DEFAULT_MODEL_PATH
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax, computed stably in float64 and returned as float32."""
+    shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    exps = np.exp(shifted)
+    return (exps / exps.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def l2_normalise(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled to unit length (an all-zero row stays zero)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def _metadata_json(metadata: dict[str, str], key: str, path: Path) -> object:
+    try:
+        return json.loads(metadata[key])
+    except json.JSONDecodeError as error:
+        raise ModelError(
+            f"{path}: metadata {key!r} is not valid JSON ({error.msg}): {metadata[key]!r}"
+        ) from None
+
+
+def _metadata_int(metadata: dict[str, str], key: str, path: Path) -> int:
+    text = metadata[key].strip()
+    if not text.isdigit() or int(text) < 1:
+        raise ModelError(f"{path}: metadata {key!r} must be a positive whole number, got {metadata[key]!r}")
+    return int(text)
+
+
+def _metadata_triple(metadata: dict[str, str], key: str, path: Path) -> tuple[float, float, float]:
+    value = _metadata_json(metadata, key, path)
+    is_triple = isinstance(value, list) and len(value) == 3
+    if not is_triple or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        raise ModelError(f"{path}: metadata {key!r} must be a JSON list of 3 numbers, got {metadata[key]!r}")
+    if key == "std" and min(value) <= 0:
+        raise ModelError(f"{path}: metadata 'std' must be positive, got {metadata[key]!r}")
+    return (float(value[0]), float(value[1]), float(value[2]))
+
+
+def _metadata_labels(metadata: dict[str, str], path: Path) -> tuple[str, ...]:
+    value = _metadata_json(metadata, "labels", path)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ModelError(
+            f"{path}: metadata 'labels' must be a JSON list of strings, got {metadata['labels']!r}"
+        )
+    if len(value) != len(CLASS_LABELS) or set(value) != set(CLASS_LABELS):
+        missing = sorted(set(CLASS_LABELS) - set(value))
+        unknown = sorted(set(value) - set(CLASS_LABELS))
+        raise ModelError(
+            f"{path}: metadata 'labels' must hold the {len(CLASS_LABELS)} classes once each; "
+            f"got {len(value)} labels, missing {missing}, unknown {unknown}"
+        )
+    return tuple(value)
+
+
+def parse_model_info(metadata: dict[str, str], path: Path) -> ModelInfo:
+    """Read and check the model's metadata; raise ModelError naming the file and the key at fault."""
+    for key in REQUIRED_METADATA:
+        if key not in metadata:
+            raise ModelError(f"{path}: metadata key {key!r} is missing (the model keeps: {sorted(metadata)})")
+    if metadata["color_order"].strip().upper() != "RGB":
+        raise ModelError(f"{path}: metadata 'color_order' must be 'RGB', got {metadata['color_order']!r}")
+    return ModelInfo(
+        labels=_metadata_labels(metadata, path),
+        width=_metadata_int(metadata, "input_width", path),
+        height=_metadata_int(metadata, "input_height", path),
+        mean=_metadata_triple(metadata, "mean", path),
+        std=_metadata_triple(metadata, "std", path),
+        embedding_dim=_metadata_int(metadata, "embedding_dim", path),
+        model_version=metadata["model_version"],
+        trained_on=metadata.get("trained_on", ""),
+    )
+
+
+def _open_session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
+    import onnxruntime as ort  # imported here so that `tressette` starts fast when no card is read
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = threads
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own untyped errors for a bad file
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ModelError(f"{path}: not a usable ONNX model ({reason[:300]})") from None
+
+
+def _check_signature(session, info: ModelInfo, path: Path) -> None:
+    inputs = {i.name: i for i in session.get_inputs()}
+    outputs = {o.name for o in session.get_outputs()}
+    if INPUT_NAME not in inputs or len(inputs[INPUT_NAME].shape) != 4:
+        raise ModelError(f"{path}: the model needs one input 'image' [N, 3, H, W]; it has {sorted(inputs)}")
+    for name in (LOGITS_NAME, EMBEDDING_NAME):
+        if name not in outputs:
+            raise ModelError(f"{path}: the model has no output {name!r} (it has {sorted(outputs)})")
+    probe = np.zeros((1, 3, info.height, info.width), np.float32)
+    try:
+        logits, embedding = session.run([LOGITS_NAME, EMBEDDING_NAME], {INPUT_NAME: probe})
+    except Exception as error:
+        reason = str(error).strip().splitlines()[0]
+        raise ModelError(
+            f"{path}: the model does not run on a {info.width}x{info.height} input as its metadata "
+            f"'input_width'/'input_height' say ({reason[:300]})"
+        ) from None
+    if logits.shape != (1, len(info.labels)):
+        raise ModelError(
+            f"{path}: metadata 'labels' lists {len(info.labels)} classes but output 'logits' "
+            f"has shape {list(logits.shape)}"
+        )
+    if embedding.shape != (1, info.embedding_dim):
+        raise ModelError(
+            f"{path}: metadata 'embedding_dim' is {info.embedding_dim} but output 'embedding' "
+            f"has shape {list(embedding.shape)}"
+        )
+
+
+class CardClassifier:
+    """The shipped card classifier; ``classify`` reads any number of BGR uint8 crops of any size."""
+
+    def __init__(self, session, info: ModelInfo, path: Path, both_orientations: bool) -> None:
+        self._session = session
+        self.info = info
+        self.path = path
+        self.both_orientations = both_orientations
+
+    @classmethod
+    def load(
+        cls,
+        path: Path | str | None = None,
+        threads: int = 1,
+        both_orientations: bool = True,
+    ) -> CardClassifier:
+        """Open and check a model file (default: ``default_model_path()``).
+
+        ``threads`` sets onnxruntime's intra- and inter-op thread counts. Raises ModelError for a
+        missing file, a file that is not ONNX, or metadata that is missing or disagrees with the outputs.
+        """
+        model_path = Path(path) if path is not None else default_model_path()
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ModelError(f"threads must be a whole number of 1 or more, got {threads!r}")
+        if not model_path.is_file():
+            raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
+        session = _open_session(model_path, threads)
+        info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
+        _check_signature(session, info, model_path)
+        return cls(session, info, model_path, both_orientations)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.info.labels
+
+    def infer(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities ``[N, len(labels)]`` and L2-normalised embeddings ``[N, D]`` for the crops."""
+        count = len(crops)
+        probabilities = np.empty((count, len(self.info.labels)), np.float32)
+        embeddings = np.empty((count, self.info.embedding_dim), np.float32)
+        for start in range(0, count, BATCH_SIZE):
+            stop = min(start + BATCH_SIZE, count)
+            probabilities[start:stop], embeddings[start:stop] = self._infer_batch(crops[start:stop])
+        return probabilities, embeddings
+
+    def _infer_batch(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        info = self.info
+        batch = to_model_input(crops, info.width, info.height, info.mean, info.std)
+        if self.both_orientations:
+            # A half turn of the resized crop is the resized half-turned crop: flip H and W.
+            batch = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
+        logits, embeddings = self._session.run([LOGITS_NAME, EMBEDDING_NAME], {INPUT_NAME: batch})
+        probabilities = softmax(logits)
+        if self.both_orientations:
+            half = len(crops)
+            probabilities = (probabilities[:half] + probabilities[half:]) * 0.5
+            embeddings = l2_normalise(embeddings[:half] + embeddings[half:])
+        return probabilities, embeddings.astype(np.float32)
+
+    def classify(
+        self,
+        crops: Sequence[np.ndarray],
+        top_k: int = DEFAULT_TOP_K,
+        profile: ProbabilityAdjuster | None = None,
+    ) -> list[Prediction]:
+        """Read each crop; with a deck ``profile`` the probabilities are revised by its prototypes."""
+        probabilities, embeddings = self.infer(crops)
+        if profile is not None:
+            probabilities = profile.adjust(probabilities, embeddings)
+        return predictions_from(probabilities, embeddings, self.info.labels, top_k)
+
+
+def predictions_from(
+    probabilities: np.ndarray,
+    embeddings: np.ndarray,
+    labels: Sequence[str],
+    top_k: int = DEFAULT_TOP_K,
+) -> list[Prediction]:
+    """One Prediction per row: the most probable label and the ``top_k`` best (at least one)."""
+    keep = max(1, min(int(top_k), len(labels)))
+    order = np.argsort(-probabilities, axis=1, kind="stable")[:, :keep]
+    predictions = []
+    for row, ranked in enumerate(order):
+        top = tuple((labels[i], float(probabilities[row, i])) for i in ranked)
+        predictions.append(Prediction(top[0][0], top[0][1], top, embeddings[row]))
+    return predictions
