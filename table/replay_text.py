@@ -1,0 +1,293 @@
+"""The replay told as players tell it: pure functions from the score object (RECORD.md) to text.
+
+Italian by default, English with ``lang="en"``. Card names as players say them ("Tre di
+coppe"), points as players say them ("4 e 2/3", "un punto", "2/3"). Nothing here reads
+files or knows the command line; `table.commands.replay` feeds these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import RANK_NAMES, SUIT_NAMES, Card, Lang, parse_card
+
+LAST_TRICK_THIRDS = 3
+
+_WORDS: dict[Lang, dict[str, str]] = {
+    "it": {
+        "intro": "Replay della partita: {players}.",
+        "sides": "Squadre: {sides}.",
+        "alone": "Ognuno gioca per sé.",
+        "target": "Si gioca a {target}.",
+        "versus": " contro ",
+        "and": " e ",
+        "hand": "Mano {number}: dà le carte {dealer}.",
+        "trick": "Presa {number}: apre {leader}.",
+        "last_trick": "Presa {number}, l'ultima: apre {leader}.",
+        "played": "{player}: {card}",
+        "no_follow": "{player} non risponde a {suit}",
+        "takes": "Prende {winner}: {reason}.",
+        "highest": "{rank} è la carta più alta di {suit}",
+        "worth": "La presa vale {points}.",
+        "worth_nothing": "La presa non vale niente.",
+        "worth_last": "La presa vale {points}, con l'ultima presa.",
+        "accuso": "Accuso di {player}: {what}, {points}.",
+        "napoletana": "napoletana di {suit}",
+        "bongioco": "{count} {ranks}",
+        "missing": " (manca {suit})",
+        "hand_points": "Punti della mano: {points}.",
+        "in_cards": "in carte {points}",
+        "last_to": "ultima presa {to} {side}",
+        "score": "Punteggio: {totals}.",
+        "winner": "Vince {side}: {totals}.",
+        "winners": "Vincono {side}: {totals}.",
+        "open": "La partita non è finita: {totals}.",
+        "flags": "Segnalazioni:",
+        "flag": "evento {event}: {message}",
+        "nothing": "niente",
+        "one_point": "un punto",
+        "points": "{whole} punti",
+        "mixed": "{whole} e {thirds}/3",
+    },
+    "en": {
+        "intro": "Replay of the match: {players}.",
+        "sides": "Sides: {sides}.",
+        "alone": "Everyone plays alone.",
+        "target": "Playing to {target}.",
+        "versus": " against ",
+        "and": " and ",
+        "hand": "Hand {number}: {dealer} deals.",
+        "trick": "Trick {number}: {leader} leads.",
+        "last_trick": "Trick {number}, the last: {leader} leads.",
+        "played": "{player}: {card}",
+        "no_follow": "{player} does not follow {suit}",
+        "takes": "{winner} takes it: {reason}.",
+        "highest": "{rank} is the highest card of {suit}",
+        "worth": "The trick is worth {points}.",
+        "worth_nothing": "The trick is worth nothing.",
+        "worth_last": "The trick is worth {points}, with the last trick.",
+        "accuso": "{player} declares {what}: {points}.",
+        "napoletana": "a napoletana of {suit}",
+        "bongioco": "{count} {ranks}",
+        "missing": " ({suit} missing)",
+        "hand_points": "Points of the hand: {points}.",
+        "in_cards": "{points} in cards",
+        "last_to": "last trick {to} {side}",
+        "score": "Score: {totals}.",
+        "winner": "{side} wins: {totals}.",
+        "winners": "{side} win: {totals}.",
+        "open": "The match is not over: {totals}.",
+        "flags": "Flags:",
+        "flag": "event {event}: {message}",
+        "nothing": "nothing",
+        "one_point": "one point",
+        "points": "{whole} points",
+        "mixed": "{whole} and {thirds}/3",
+    },
+}
+
+_RANK_PLURALS: dict[Lang, dict[int, str]] = {
+    "it": {1: "Assi", 2: "Due", 3: "Tre"},
+    "en": {1: "Aces", 2: "Twos", 3: "Threes"},
+}
+_COUNT_WORDS: dict[Lang, dict[int, str]] = {
+    "it": {3: "tre", 4: "quattro"},
+    "en": {3: "three", 4: "four"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits where: player names by seat, and the names of whatever ``points`` is indexed by
+    (sides such as "Anna e Carla", or the players themselves where each plays alone)."""
+
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    side_of_seat: tuple[int, ...] | None = None
+
+    @classmethod
+    def with_sides(cls, players: Sequence[str], sides: Sequence[Sequence[int]], lang: Lang = "it") -> Table:
+        """Sides given as lists of seats: ``[[0, 2], [1, 3]]`` names them "Anna e Carla", "Bruno e Dario"."""
+        joiner = _WORDS[lang]["and"]
+        names = tuple(joiner.join(players[seat] for seat in side) for side in sides)
+        side_of_seat = [0] * len(players)
+        for index, side in enumerate(sides):
+            for seat in side:
+                side_of_seat[seat] = index
+        return cls(players=tuple(players), sides=names, side_of_seat=tuple(side_of_seat))
+
+    @classmethod
+    def each_alone(cls, players: Sequence[str]) -> Table:
+        return cls(players=tuple(players), sides=tuple(players), side_of_seat=tuple(range(len(players))))
+
+
+def points_text(thirds: int, lang: Lang = "it") -> str:
+    """Points as players say them: ``niente``, ``2/3``, ``un punto``, ``5 punti``, ``4 e 2/3``."""
+    words = _WORDS[lang]
+    whole, rest = divmod(thirds, 3)
+    if thirds == 0:
+        return words["nothing"]
+    if whole == 0:
+        return f"{rest}/3"
+    if rest:
+        return words["mixed"].format(whole=whole, thirds=rest)
+    if whole == 1:
+        return words["one_point"]
+    return words["points"].format(whole=whole)
+
+
+def rank_with_article(card: Card, lang: Lang = "it") -> str:
+    """The rank as the subject of a sentence: ``il Tre``, ``l'Asso`` / ``the Three``."""
+    rank = RANK_NAMES[lang][card.rank]
+    if lang == "en":
+        return f"the {rank}"
+    return f"l'{rank}" if rank[0] in "AEIOU" else f"il {rank}"
+
+
+def hand_heading(number: int, dealer: str, lang: Lang = "it") -> str:
+    return _WORDS[lang]["hand"].format(number=number, dealer=dealer)
+
+
+def trick_lines(number: int, trick: Mapping[str, Any], table: Table, lang: Lang = "it", *,
+                is_last: bool = False) -> list[str]:
+    """One trick: who led, each card with who played it, who did not follow, who took it and why,
+    and what it was worth (with the last-trick point when ``is_last``)."""
+    words = _WORDS[lang]
+    leader, winner = trick["leader"], trick["winner"]
+    cards = [parse_card(code) for code in trick["cards"]]
+    seats = [(leader + offset) % len(table.players) for offset in range(len(cards))]
+    suit_led = cards[0].suit
+    heading = words["last_trick" if is_last else "trick"].format(number=number, leader=table.players[leader])
+    lines = [heading]
+    for seat, card in zip(seats, cards, strict=True):
+        line = words["played"].format(player=table.players[seat], card=card.name(lang))
+        if card.suit != suit_led:
+            suit = SUIT_NAMES[lang][suit_led]
+            line += " — " + words["no_follow"].format(player=table.players[seat], suit=suit)
+        lines.append(line)
+    winning_card = cards[seats.index(winner)]
+    reason = words["highest"].format(rank=rank_with_article(winning_card, lang),
+                                     suit=SUIT_NAMES[lang][suit_led])
+    lines.append(words["takes"].format(winner=table.players[winner], reason=reason))
+    thirds = sum(card.thirds for card in cards)
+    if is_last:
+        lines.append(words["worth_last"].format(points=points_text(thirds + LAST_TRICK_THIRDS, lang)))
+    elif thirds:
+        lines.append(words["worth"].format(points=points_text(thirds, lang)))
+    else:
+        lines.append(words["worth_nothing"])
+    return lines
+
+
+def accuso_line(accuso: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
+    """``Accuso di Anna: napoletana di coppe, 3 punti.`` / ``Anna declares three Aces (batons missing)``."""
+    words = _WORDS[lang]
+    if accuso.get("kind") == "napoletana":
+        what = words["napoletana"].format(suit=SUIT_NAMES[lang].get(accuso.get("suit", ""), "?"))
+    else:
+        missing = accuso.get("missing")
+        count = 3 if missing else 4
+        what = words["bongioco"].format(count=_COUNT_WORDS[lang][count],
+                                        ranks=_RANK_PLURALS[lang].get(accuso.get("rank", 0), "?"))
+        if missing:
+            what += words["missing"].format(suit=SUIT_NAMES[lang].get(missing, missing))
+    points = points_text(3 * int(accuso.get("points", 0)), lang)
+    return words["accuso"].format(player=table.players[accuso["by"]], what=what, points=points)
+
+
+def hand_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
+    """Each side's points for the hand, with its card points in thirds and who took the last trick."""
+    words = _WORDS[lang]
+    parts = []
+    card_thirds = hand.get("card_thirds") or []
+    for index, points in enumerate(hand["points"]):
+        part = f"{table.sides[index]} {points}"
+        if index < len(card_thirds):
+            part += f" ({words['in_cards'].format(points=points_text(card_thirds[index], lang))})"
+        parts.append(part)
+    line = words["hand_points"].format(points="; ".join(parts))
+    last = hand.get("last_trick")
+    if last is not None and last < len(table.sides):
+        side = table.sides[last]
+        line = line[:-1] + ", " + words["last_to"].format(to=_to(side, lang), side=side) + "."
+    return line
+
+
+def totals_text(totals: Sequence[int], table: Table) -> str:
+    return ", ".join(f"{table.sides[index]} {total}" for index, total in enumerate(totals))
+
+
+def score_line(totals: Sequence[int], table: Table, lang: Lang = "it") -> str:
+    return _WORDS[lang]["score"].format(totals=totals_text(totals, table))
+
+
+def result_line(winner: int | None, totals: Sequence[int], table: Table, lang: Lang = "it") -> str:
+    """``Vincono Anna e Carla: ...`` (plural for a side of several), or the match is still open."""
+    words = _WORDS[lang]
+    if winner is None:
+        return words["open"].format(totals=totals_text(totals, table))
+    plural = table.side_of_seat is not None and table.side_of_seat.count(winner) > 1
+    return words["winners" if plural else "winner"].format(side=table.sides[winner],
+                                                           totals=totals_text(totals, table))
+
+
+def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str]:
+    words = _WORDS[lang]
+    lines = [words["intro"].format(players=", ".join(table.players))]
+    if table.sides == table.players:
+        lines.append(words["alone"])
+    else:
+        lines.append(words["sides"].format(sides=words["versus"].join(table.sides)))
+    if target is not None:
+        lines.append(words["target"].format(target=target))
+    return lines
+
+
+def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequence[int],
+               lang: Lang = "it") -> list[str]:
+    """A whole hand: heading, its tricks, its accusi, its points and the running score."""
+    lines = [hand_heading(number, table.players[hand["dealer"]], lang)]
+    tricks = hand.get("tricks", [])
+    is_complete = hand.get("last_trick") is not None
+    for index, trick in enumerate(tricks, start=1):
+        is_last = is_complete and index == len(tricks)
+        told = trick_lines(index, trick, table, lang, is_last=is_last)
+        lines.extend("  " + line for line in _indent_plays(told))
+    lines.extend("  " + accuso_line(accuso, table, lang) for accuso in hand.get("accusi", []))
+    lines.append("  " + hand_points_line(hand, table, lang))
+    lines.append("  " + score_line(running, table, lang))
+    return lines
+
+
+def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
+               target: int | None = None) -> str:
+    """The whole match from the score object (RECORD.md "What `score` prints")."""
+    words = _WORDS[lang]
+    lines = intro_lines(table, target, lang)
+    running = [0] * len(table.sides)
+    for number, hand in enumerate(report["hands"], start=1):
+        running = [total + points for total, points in zip(running, hand["points"], strict=True)]
+        lines.append("")
+        lines.extend(hand_lines(number, hand, table, running, lang))
+    lines.append("")
+    lines.append(result_line(report.get("winner"), report["totals"], table, lang))
+    flags = report.get("flags", [])
+    if flags:
+        lines.append(words["flags"])
+        lines.extend("  " + words["flag"].format(event=flag.get("event"), message=flag.get("message", ""))
+                     for flag in flags)
+    return "\n".join(lines) + "\n"
+
+
+def _to(name: str, lang: Lang) -> str:
+    """``to``; in Italian ``a``, or ``ad`` before a name starting with A (ad Anna)."""
+    if lang == "en":
+        return "to"
+    return "ad" if name[:1].lower() == "a" else "a"
+
+
+def _indent_plays(lines: list[str]) -> list[str]:
+    """Trick heading flush, the plays and the outcome indented under it."""
+    return [lines[0], *("  " + line for line in lines[1:])]
