@@ -1,0 +1,86 @@
+"""Classifier speed on one CPU thread, side by side, and what reading both orientations buys.
+
+Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations``, and
+each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms per
+card; then the accuracy of both settings on the same rendered crops (every style in
+``../shared/cards`` when present). Run: ``.venv/bin/python bench/classifier.py [--model PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.classifier import CardClassifier
+from vision.crops import prepare_artwork, render_card_crop
+from vision.decks import Deck, find_cards_root, list_styles
+
+FRAME_BUDGET_MS = 100.0  # 10 frames per second
+GOAL_MS_PER_CARD = 2.0
+
+
+def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
+    """``per_style`` seeded camera-like crops of random cards of each style, with their true codes."""
+    rng = np.random.default_rng(seed)
+    crops, truth = [], []
+    for folder in styles:
+        deck = Deck.load(folder)
+        for code in rng.choice(CARD_CODES, size=per_style, replace=False):
+            crops.append(render_card_crop(prepare_artwork(deck.faces[str(code)]), rng))
+            truth.append(str(code))
+    return crops, truth
+
+
+def ms_per_card(classifier: CardClassifier, crops: Sequence[np.ndarray], batch: int, repeats: int) -> float:
+    """Median over ``repeats`` passes of the wall time per card, reading ``crops`` ``batch`` at a time."""
+    classifier.classify(crops[:batch])  # warm-up
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for first in range(0, len(crops) - batch + 1, batch):
+            classifier.classify(crops[first:first + batch])
+        timings.append((time.perf_counter() - start) / (len(crops) // batch * batch))
+    return float(np.median(timings)) * 1000.0
+
+
+def accuracy(classifier: CardClassifier, crops: Sequence[np.ndarray], truth: Sequence[str]) -> float:
+    predictions = classifier.classify(crops)
+    return float(np.mean([p.card == t for p, t in zip(predictions, truth, strict=True)]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--per-style", type=int, default=8, help="crops per deck style for the accuracy part")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    root = find_cards_root()
+    styles = [root / name for name in list_styles(root)] if root else []
+    if not styles:
+        raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
+    crops, truth = rendered_crops(styles, args.per_style, args.seed)
+    timing_crops = crops[:64]
+    both = CardClassifier.load(args.model, threads=1, both_orientations=True)
+    single = CardClassifier.load(args.model, threads=1, both_orientations=False)
+    print(f"model {both.path} version {both.info.model_version}, input {both.info.width}x{both.info.height}, "
+          f"1 thread, {len(timing_crops)} rendered crops")
+    print(f"{'orientations':<13}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
+    for name, classifier in (("both", both), ("one", single)):
+        for batch in (1, 16):
+            ms = ms_per_card(classifier, timing_crops, batch, repeats=5)
+            frame, goal = ms / FRAME_BUDGET_MS, ms / GOAL_MS_PER_CARD
+            print(f"{name:<13}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
+    print(f"accuracy on {len(crops)} rendered crops ({args.per_style} per style, {len(styles)} styles, "
+          f"seed {args.seed}):")
+    acc_both, acc_single = accuracy(both, crops, truth), accuracy(single, crops, truth)
+    print(f"  both orientations {acc_both:.4f}   one orientation {acc_single:.4f}   "
+          f"difference {acc_both - acc_single:+.4f}")
+
+
+if __name__ == "__main__":
+    main()

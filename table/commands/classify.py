@@ -1,0 +1,97 @@
+"""`tressette classify IMAGE...`: read card crops with the shipped model, one JSON object per line.
+
+Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may be ``back`` or
+``none``), with ``"top": [[label, probability], ...]`` added by ``--top K``. An unreadable image gets
+an error line on stderr naming it; the other images are still read, and the exit status is then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.classifier import CardClassifier, Prediction
+from vision.decks import read_image
+from vision.enrollment import DeckProfile
+from vision.errors import VisionError
+
+CHUNK = 64  # images read into memory at a time
+MESSAGES = {
+    "it": {"unreadable": "{path}: immagine illeggibile ({reason})"},
+    "en": {"unreadable": "{path}: unreadable image ({reason})"},
+}
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "classify",
+        help="riconosce le carte in immagini ritagliate (una riga JSON per immagine)",
+        description="Riconosce la carta in ogni immagine (un ritaglio della carta): "
+                    "una riga JSON per immagine.",
+    )
+    add = parser.add_argument
+    add("images", nargs="+", metavar="IMAGE", type=Path, help="ritagli di carte (jpg, png...)")
+    add("--deck", type=Path, metavar="DECK", help="profilo di un mazzo (da `tressette enroll`)")
+    add("--top", type=positive_int, metavar="K", help="aggiunge le K classi più probabili")
+    add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
+    add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
+    add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
+    parser.set_defaults(func=run)
+
+
+def prediction_line(path: Path, prediction: Prediction, top: int | None) -> str:
+    """The JSON line printed for one image."""
+    record: dict[str, object] = {
+        "path": str(path), "card": prediction.card, "confidence": round(prediction.confidence, 4),
+    }
+    if top:
+        record["top"] = [[label, round(p, 4)] for label, p in prediction.top[:top]]
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.ndarray], int]:
+    readable, crops, failures = [], [], 0
+    for path in paths:
+        try:
+            crops.append(read_image(path))
+            readable.append(path)
+        except (VisionError, OSError) as error:
+            reason = str(error).removeprefix(f"{path}: ")
+            message = MESSAGES[lang]["unreadable"].format(path=path, reason=reason)
+            print(f"tressette classify: errore: {message}", file=sys.stderr)
+            failures += 1
+    return readable, crops, failures
+
+
+def run(args: argparse.Namespace) -> int:
+    classifier = CardClassifier.load(args.model, threads=args.threads)
+    profile = None
+    if args.deck is not None:
+        profile = DeckProfile.load(args.deck)
+        profile.check_model(classifier, args.deck)
+    top_k = max(args.top or 0, 1)
+    failures = 0
+    for start in range(0, len(args.images), CHUNK):
+        paths, crops, failed = _read_chunk(args.images[start:start + CHUNK], args.lang)
+        failures += failed
+        predictions = classifier.classify(crops, top_k=top_k, profile=profile)
+        for path, prediction in zip(paths, predictions, strict=True):
+            print(prediction_line(path, prediction, args.top))
+    sys.stdout.flush()
+    return 1 if failures else 0

@@ -1,0 +1,68 @@
+"""`tressette enroll --out DECK DIR`: make a deck profile from pictures of the user's own cards.
+
+``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``) or
+folders named by code holding several pictures each. A file with an unknown name or an unreadable
+picture stops the enrolment with every such file listed; missing cards only give a warning listing
+them, and the profile is made from the cards there are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine.cards import BACK, parse_card
+from table.commands.classify import positive_int
+from vision.classifier import CardClassifier
+from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder
+
+MESSAGES = {
+    "it": {
+        "missing": "attenzione: mancano {count} carte, il profilo non le conosce: {cards}",
+        "done": "Mazzo «{name}» registrato in {out}: {cards} carte{back}, {pictures} immagini, "
+                "{views} viste ciascuna.",
+        "back": " e il dorso",
+    },
+    "en": {
+        "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
+        "done": "Deck “{name}” enrolled in {out}: {cards} cards{back}, {pictures} pictures, "
+                "{views} views each.",
+        "back": " and the back",
+    },
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "enroll",
+        help="registra un mazzo regionale dalle foto delle sue carte",
+        description="Registra il proprio mazzo: una foto per carta, chiamata col codice della carta "
+                    "(3c.jpg, 10b.png, back.jpg), oppure cartelle 3c/ con più foto.",
+    )
+    add = parser.add_argument
+    add("folder", type=Path, metavar="DIR", help="cartella con le foto delle carte")
+    add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
+    add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
+        help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
+    add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
+    add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
+    add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
+    add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = MESSAGES[args.lang]
+    classifier = CardClassifier.load(args.model, threads=args.threads)
+    enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed)
+    if enrollment.missing_cards:
+        names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
+        print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
+    enrollment.profile.save(args.out)
+    classes = enrollment.profile.classes
+    print(text["done"].format(
+        name=enrollment.profile.name, out=args.out, cards=sum(1 for c in classes if c != BACK),
+        back=text["back"] if BACK in classes else "", pictures=enrollment.pictures, views=args.views,
+    ))
+    return 0

@@ -1,0 +1,152 @@
+"""`tressette classify` and `tressette enroll`, run in-process through the real command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import CARD_CODES, CLASS_LABELS
+from table.cli import main
+from tests.test_classifier import good_metadata, write_tiny_model
+
+
+def _write_picture(path: Path, seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), rng.integers(0, 255, (120, 80, 3), dtype=np.uint8))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_model(tmp_path_factory.mktemp("model") / "tiny.onnx")
+
+
+def _lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_classify_prints_one_json_object_per_image(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    images = [_write_picture(tmp_path / f"crop{i}.png", i) for i in range(3)]
+    assert main(["classify", "--model", str(tiny_model), *map(str, images)]) == 0
+    rows = _lines(capsys.readouterr().out)
+    assert [row["path"] for row in rows] == [str(p) for p in images]
+    for row in rows:
+        assert set(row) == {"path", "card", "confidence"}
+        assert row["card"] in CLASS_LABELS and 0.0 <= row["confidence"] <= 1.0
+
+
+def test_classify_top_k_lists_k_labels_best_first(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    image = _write_picture(tmp_path / "crop.png", 1)
+    assert main(["classify", "--model", str(tiny_model), "--top", "4", "--threads", "2", str(image)]) == 0
+    (row,) = _lines(capsys.readouterr().out)
+    top = row["top"]
+    assert len(top) == 4 and top[0][0] == row["card"] and top[0][1] == row["confidence"]
+    assert [p for _, p in top] == sorted((p for _, p in top), reverse=True)
+
+
+def test_an_unreadable_image_is_named_and_the_rest_still_read(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    good = _write_picture(tmp_path / "good.png", 1)
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not an image")
+    missing = tmp_path / "missing.png"
+    status = main(["classify", "--model", str(tiny_model), str(broken), str(good), str(missing)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert [row["path"] for row in _lines(captured.out)] == [str(good)]
+    errors = captured.err.splitlines()
+    assert len(errors) == 2
+    assert "broken.jpg: immagine illeggibile" in errors[0]
+    assert "missing.png: immagine illeggibile" in errors[1]
+
+
+def test_an_unreadable_image_message_in_english(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"")
+    assert main(["classify", "--lang", "en", "--model", str(tiny_model), str(broken)]) == 1
+    assert "broken.jpg: unreadable image" in capsys.readouterr().err
+
+
+def test_a_missing_model_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = _write_picture(tmp_path / "crop.png", 1)
+    assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tressette classify: errore: no model at") and "none.onnx" in err
+
+
+@pytest.mark.parametrize("argument", [["--top", "0"], ["--threads", "zero"]])
+def test_bad_numbers_are_refused(argument: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["classify", *argument, "x.png"])
+    assert caught.value.code == 2
+    assert argument[0] in capsys.readouterr().err
+
+
+def test_enroll_writes_a_profile_and_warns_of_missing_cards(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    for i, code in enumerate([c for c in CARD_CODES if c != "5c"] + ["back"]):
+        _write_picture(pictures / f"{code}.png", i)
+    out = tmp_path / "mio-mazzo.npz"
+    status = main(["enroll", "--model", str(tiny_model), "--views", "1", "--out", str(out), str(pictures)])
+    captured = capsys.readouterr()
+    assert status == 0 and out.is_file()
+    assert "mancano 1 carte" in captured.err and "Cinque di coppe (5c)" in captured.err
+    assert "Mazzo «deck» registrato" in captured.out and "39 carte e il dorso" in captured.out
+
+    image = _write_picture(tmp_path / "crop.png", 99)
+    assert main(["classify", "--model", str(tiny_model), "--deck", str(out), str(image)]) == 0
+    assert _lines(capsys.readouterr().out)[0]["path"] == str(image)
+
+
+def test_enroll_lists_every_bad_file(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    _write_picture(pictures / "3x.png", 2)
+    _write_picture(pictures / "foto.png", 3)
+    status = main(["enroll", "--lang", "en", "--model", str(tiny_model), "--out", str(tmp_path / "d"),
+                   str(pictures)])
+    err = capsys.readouterr().err
+    assert status == 2 and not (tmp_path / "d").exists()
+    assert "2 file(s) cannot be enrolled" in err and "3x.png" in err and "foto.png" in err
+
+
+def test_classify_refuses_a_profile_of_another_model(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    profile = tmp_path / "deck.npz"
+    enroll = ["enroll", "--model", str(tiny_model), "--views", "1", "--out", str(profile), str(pictures)]
+    assert main(enroll) == 0
+    other = write_tiny_model(tmp_path / "v2.onnx", good_metadata(model_version="v2"))
+    image = _write_picture(tmp_path / "crop.png", 5)
+    capsys.readouterr()
+    assert main(["classify", "--model", str(other), "--deck", str(profile), str(image)]) == 2
+    err = capsys.readouterr().err
+    assert "deck.npz: made with model 'tiny-test'" in err and "enrol the deck again" in err
+
+
+def test_a_corrupt_profile_is_one_error_line(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    profile = tmp_path / "deck.npz"
+    profile.write_bytes(b"rubbish")
+    image = _write_picture(tmp_path / "crop.png", 5)
+    assert main(["classify", "--model", str(tiny_model), "--deck", str(profile), str(image)]) == 2
+    assert "deck.npz: not a deck profile" in capsys.readouterr().err

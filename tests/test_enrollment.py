@@ -1,0 +1,212 @@
+"""Deck enrolment: folders of pictures, profiles that round-trip and refuse to be misused, and a
+profile that lets the shipped model read a deck style it has never seen."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import BACK, CARD_CODES, NONE
+from tests.test_classifier import good_metadata, write_tiny_model
+from vision.classifier import CardClassifier
+from vision.enrollment import (
+    PROFILE_FORMAT,
+    DeckProfile,
+    EnrollmentError,
+    ProfileError,
+    enroll_folder,
+    enroll_pictures,
+    scan_folder,
+)
+
+
+def _picture(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    picture = np.full((90, 60, 3), 235, np.uint8)
+    cv2.putText(picture, str(seed), (8, 55), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, int(rng.integers(255))), 2)
+    return picture
+
+
+def _write(path: Path, seed: int) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), _picture(seed))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> CardClassifier:
+    return CardClassifier.load(write_tiny_model(tmp_path_factory.mktemp("model") / "tiny.onnx"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Folders of pictures.
+
+
+def test_a_folder_of_files_named_by_code(tmp_path: Path) -> None:
+    for seed, name in enumerate(["3c.jpg", "10b.png", "back.jpg", "notes.txt", ".hidden.jpg"]):
+        if name.endswith((".jpg", ".png")):
+            _write(tmp_path / name, seed)
+        else:
+            (tmp_path / name).write_text("x")
+    scanned = scan_folder(tmp_path)
+    assert sorted(scanned.paths) == ["10b", "3c", "back"]
+    assert len(scanned.missing_cards) == 38 and "3c" not in scanned.missing_cards
+    assert scanned.missing_cards == tuple(c for c in CARD_CODES if c not in ("3c", "10b"))
+
+
+def test_folders_named_by_code_hold_several_pictures(tmp_path: Path) -> None:
+    for seed, name in enumerate(["3c/a.jpg", "3c/b.png", "1d/one.jpg", "1d.jpg"]):
+        _write(tmp_path / name, seed)
+    scanned = scan_folder(tmp_path)
+    assert [p.name for p in scanned.paths["3c"]] == ["a.jpg", "b.png"]
+    assert sorted(p.name for p in scanned.paths["1d"]) == ["1d.jpg", "one.jpg"]
+
+
+def test_unknown_names_are_all_listed(tmp_path: Path) -> None:
+    for seed, name in enumerate(["3c.jpg", "11c.jpg", "IMG_0042.jpg", "jolly/x.jpg"]):
+        _write(tmp_path / name, seed)
+    with pytest.raises(EnrollmentError, match="3 file") as caught:
+        scan_folder(tmp_path)
+    message = str(caught.value)
+    assert "11c.jpg" in message and "IMG_0042.jpg" in message and "jolly" in message
+    assert "/3c.jpg" not in message
+
+
+def test_an_empty_code_folder_and_an_empty_folder_are_reported(tmp_path: Path) -> None:
+    (tmp_path / "5s").mkdir()
+    _write(tmp_path / "5d.jpg", 1)
+    with pytest.raises(EnrollmentError, match=r"5s: the folder holds no pictures"):
+        scan_folder(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(EnrollmentError, match="no card pictures found"):
+        scan_folder(empty)
+    with pytest.raises(EnrollmentError, match="no such folder"):
+        scan_folder(tmp_path / "missing")
+
+
+def test_unreadable_pictures_are_all_listed(tmp_path: Path, tiny: CardClassifier) -> None:
+    _write(tmp_path / "3c.jpg", 1)
+    (tmp_path / "4c.jpg").write_bytes(b"not a jpeg")
+    (tmp_path / "5c.png").write_bytes(b"")
+    with pytest.raises(EnrollmentError, match="2 picture") as caught:
+        enroll_folder(tmp_path, tiny, views=1)
+    assert "4c.jpg" in str(caught.value) and "5c.png" in str(caught.value)
+
+
+def test_missing_cards_are_reported_and_a_profile_still_made(tmp_path: Path, tiny: CardClassifier) -> None:
+    _write(tmp_path / "3c.jpg", 1)
+    _write(tmp_path / "back.png", 2)
+    _write(tmp_path / "7d" / "a.jpg", 3)
+    _write(tmp_path / "7d" / "b.jpg", 4)
+    enrollment = enroll_folder(tmp_path, tiny, views=2)
+    assert enrollment.pictures == 4
+    assert enrollment.missing_cards == tuple(c for c in CARD_CODES if c not in ("3c", "7d"))
+    assert enrollment.profile.classes == ("3c", "7d", BACK)
+    assert enrollment.profile.prototype_labels == ("3c", "7d", "7d", BACK)
+    assert enrollment.profile.name == tmp_path.name
+
+
+def test_enrolment_refuses_labels_the_model_lacks(tiny: CardClassifier) -> None:
+    with pytest.raises(EnrollmentError, match=r"not classes of the model: \['joker'\]"):
+        enroll_pictures({"joker": [_picture(1)]}, tiny)
+    with pytest.raises(EnrollmentError, match="views must be 1 or more"):
+        enroll_pictures({"3c": [_picture(1)]}, tiny, views=0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Profiles on disk.
+
+
+@pytest.fixture
+def small_profile(tiny: CardClassifier) -> DeckProfile:
+    return enroll_pictures({"3c": [_picture(1)], "4s": [_picture(2)], BACK: [_picture(3)]}, tiny, views=3)
+
+
+def test_a_profile_round_trips(tmp_path: Path, tiny: CardClassifier, small_profile: DeckProfile) -> None:
+    path = small_profile.save(tmp_path / "deck")  # no suffix is added
+    assert path == tmp_path / "deck" and path.is_file()
+    loaded = DeckProfile.load(path)
+    assert loaded.prototype_labels == small_profile.prototype_labels
+    assert loaded.model_version == "tiny-test" and loaded.model_labels == tiny.labels
+    np.testing.assert_allclose(loaded.prototypes, small_profile.prototypes, atol=1e-6)
+    crops = [_picture(seed) for seed in range(5)]
+    before = [(p.card, p.confidence) for p in tiny.classify(crops, profile=small_profile)]
+    after = [(p.card, p.confidence) for p in tiny.classify(crops, profile=loaded)]
+    assert before == after
+
+
+def test_the_same_seed_makes_the_same_profile(tiny: CardClassifier) -> None:
+    pictures = {"3c": [_picture(1)], "4s": [_picture(2)]}
+    first = enroll_pictures(pictures, tiny, views=4, seed=7)
+    again = enroll_pictures(pictures, tiny, views=4, seed=7)
+    np.testing.assert_array_equal(first.prototypes, again.prototypes)
+
+
+def test_a_profile_keeps_the_mass_of_classes_it_does_not_hold(small_profile: DeckProfile) -> None:
+    rng = np.random.default_rng(3)
+    probabilities = rng.dirichlet(np.ones(42), size=6).astype(np.float32)
+    embeddings = small_profile.prototypes[[0, 1, 2, 0, 1, 2]]
+    revised = small_profile.adjust(probabilities, embeddings)
+    np.testing.assert_allclose(revised.sum(axis=1), 1.0, atol=1e-5)
+    held = [small_profile.model_labels.index(c) for c in small_profile.classes]
+    others = [i for i in range(42) if i not in held]
+    np.testing.assert_allclose(revised[:, others], probabilities[:, others], atol=1e-7)
+    assert small_profile.model_labels[41] == NONE and 41 in others
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", b"PK\x03\x04 broken zip"])
+def test_a_corrupt_profile_is_named(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "deck.npz"
+    path.write_bytes(content)
+    with pytest.raises(ProfileError, match=r"deck\.npz: not a deck profile"):
+        DeckProfile.load(path)
+
+
+def test_a_missing_profile_says_how_to_make_one(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match=r"no deck profile at .*nope\.npz .*tressette enroll"):
+        DeckProfile.load(tmp_path / "nope.npz")
+
+
+def _rewrite_meta(path: Path, **changes: object) -> None:
+    with np.load(path) as archive:
+        meta, prototypes = json.loads(str(archive["meta"])), archive["prototypes"]
+    meta.update(changes)
+    with path.open("wb") as stream:
+        np.savez(stream, meta=np.array(json.dumps(meta)), prototypes=prototypes)
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"format": PROFILE_FORMAT + 1}, f"deck profile format {PROFILE_FORMAT + 1}, this program reads format"),
+    ({"model_version": 3}, "profile key 'model_version' is missing or not a str: 3"),
+    ({"prototype_labels": ["3c"]}, r"'prototypes' has shape \[3, 8\] for 1 prototype labels"),
+    ({"prototype_labels": ["3c", "4s", "joker"]}, r"unknown labels \['joker'\]"),
+    ({"weight": 1.5}, "'weight' must lie in 0..1"),
+])
+def test_a_profile_with_bad_metadata_names_the_key(
+    tmp_path: Path, small_profile: DeckProfile, changes: dict[str, object], message: str,
+) -> None:
+    path = small_profile.save(tmp_path / "deck.npz")
+    _rewrite_meta(path, **changes)
+    with pytest.raises(ProfileError, match=message) as caught:
+        DeckProfile.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_profile_of_another_model_is_refused(tmp_path: Path, small_profile: DeckProfile) -> None:
+    other = CardClassifier.load(write_tiny_model(tmp_path / "v2.onnx", good_metadata(model_version="v2")))
+    with pytest.raises(ProfileError, match=r"deck\.npz: made with model 'tiny-test', but .* in use is 'v2"):
+        small_profile.check_model(other, tmp_path / "deck.npz")
+
+
+def test_zip_without_profile_keys_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("other.npy", b"")
+    with pytest.raises(ProfileError, match=r"deck\.npz: not a deck profile"):
+        DeckProfile.load(path)

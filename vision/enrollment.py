@@ -1,0 +1,317 @@
+"""Deck enrolment: any regional deck a user owns becomes readable after one minute of showing its cards.
+
+From one picture per card (or a few), several seeded views are rendered as the camera would see them,
+embedded by the classifier, and averaged into one prototype per picture. Reading a crop with a
+``DeckProfile`` then blends the base model's probabilities with the crop's nearness to the prototypes.
+
+The blend only moves probability *between the enrolled classes*: the mass the model gives to classes
+the profile does not hold (``none``, and ``back`` unless the deck's back was enrolled) is kept as it
+is, so a face-down card or an empty patch of table still reads as before. Within the enrolled
+classes, ``(1 - weight)`` of the mass follows the model and ``weight`` follows
+``softmax(similarity / temperature)`` over the classes' best prototype similarities.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import CARD_CODES, CLASS_LABELS
+from vision.classifier import CardClassifier, l2_normalise
+from vision.crops import CropSettings, prepare_artwork, render_card_crop
+from vision.decks import IMAGE_SUFFIXES, read_image
+from vision.errors import VisionError
+
+PROFILE_FORMAT = 1
+DEFAULT_VIEWS = 8
+DEFAULT_SEED = 0
+BLEND_WEIGHT = 0.6
+TEMPERATURE = 0.05
+_META_KEY = "meta"
+_PROTOTYPES_KEY = "prototypes"
+
+
+class ProfileError(VisionError):
+    """A deck profile file that is corrupt, of another format, or made with another model."""
+
+
+class EnrollmentError(VisionError):
+    """Pictures that cannot be enrolled: each bad file is listed with what is wrong with it."""
+
+
+ViewRenderer = Callable[[np.ndarray, np.random.Generator], np.ndarray]
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Per-class prototypes of one user's deck, tied to the model that embedded them.
+
+    ``prototype_labels[i]`` is the class of ``prototypes[i]`` (L2-normalised rows); a class may have
+    several prototypes (one per enrolled picture). ``model_labels`` is the model's class order, which
+    the probabilities passed to ``adjust`` follow.
+    """
+
+    name: str
+    model_version: str
+    model_labels: tuple[str, ...]
+    prototype_labels: tuple[str, ...]
+    prototypes: np.ndarray
+    weight: float = BLEND_WEIGHT
+    temperature: float = TEMPERATURE
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The enrolled classes, in the model's order."""
+        held = set(self.prototype_labels)
+        return tuple(label for label in self.model_labels if label in held)
+
+    def similarities(self, embeddings: np.ndarray) -> np.ndarray:
+        """``[N, len(classes)]``: each crop's best cosine similarity to each enrolled class."""
+        cosine = embeddings.astype(np.float32) @ self.prototypes.T
+        columns = []
+        for label in self.classes:
+            rows = [i for i, held in enumerate(self.prototype_labels) if held == label]
+            columns.append(cosine[:, rows].max(axis=1))
+        return np.stack(columns, axis=1)
+
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+        """The model's probabilities revised by the prototypes (see the module's docstring)."""
+        columns = [self.model_labels.index(label) for label in self.classes]
+        scaled = self.similarities(embeddings) / self.temperature
+        scaled -= scaled.max(axis=1, keepdims=True)
+        nearness = np.exp(scaled)
+        nearness /= nearness.sum(axis=1, keepdims=True)
+        revised = probabilities.astype(np.float32).copy()
+        enrolled_mass = revised[:, columns].sum(axis=1, keepdims=True)
+        following_model = (1.0 - self.weight) * revised[:, columns]
+        revised[:, columns] = following_model + self.weight * enrolled_mass * nearness
+        return revised
+
+    def check_model(self, classifier: CardClassifier, where: Path | str = "the deck profile") -> None:
+        """Raise ProfileError unless the profile was made with this classifier's model."""
+        if classifier.info.model_version != self.model_version or classifier.labels != self.model_labels:
+            raise ProfileError(
+                f"{where}: made with model {self.model_version!r}, but the model in use is "
+                f"{classifier.info.model_version!r} ({classifier.path}); enrol the deck again"
+            )
+        if self.prototypes.shape[1] != classifier.info.embedding_dim:
+            raise ProfileError(
+                f"{where}: prototypes have {self.prototypes.shape[1]} dimensions, the model's embedding "
+                f"has {classifier.info.embedding_dim}; enrol the deck again"
+            )
+
+    def save(self, path: Path | str) -> Path:
+        """Write the profile as ``.npz`` to exactly ``path`` (no suffix is added)."""
+        target = Path(path)
+        meta = {
+            "format": PROFILE_FORMAT, "name": self.name, "model_version": self.model_version,
+            "model_labels": list(self.model_labels), "prototype_labels": list(self.prototype_labels),
+            "weight": self.weight, "temperature": self.temperature,
+        }
+        with target.open("wb") as stream:
+            np.savez_compressed(stream, **{_META_KEY: np.array(json.dumps(meta)),
+                                           _PROTOTYPES_KEY: self.prototypes.astype(np.float32)})
+        return target
+
+    @classmethod
+    def load(cls, path: Path | str) -> DeckProfile:
+        """Read a profile written by ``save``; raise ProfileError naming the file and what is wrong."""
+        source = Path(path)
+        if not source.is_file():
+            raise ProfileError(
+                f"no deck profile at {source} (make one with: tressette enroll --out {source} DIR)"
+            )
+        try:
+            with np.load(source, allow_pickle=False) as archive:
+                meta_text = str(archive[_META_KEY])
+                prototypes = np.asarray(archive[_PROTOTYPES_KEY], dtype=np.float32)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            raise ProfileError(f"{source}: not a deck profile ({type(error).__name__}: {error})") from None
+        return _profile_from(meta_text, prototypes, source)
+
+
+def _profile_from(meta_text: str, prototypes: np.ndarray, source: Path) -> DeckProfile:
+    try:
+        meta = json.loads(meta_text)
+    except json.JSONDecodeError as error:
+        raise ProfileError(f"{source}: the profile's metadata is not valid JSON ({error.msg})") from None
+    if not isinstance(meta, dict):
+        raise ProfileError(f"{source}: the profile's metadata is not a JSON object")
+    if meta.get("format") != PROFILE_FORMAT:
+        raise ProfileError(
+            f"{source}: deck profile format {meta.get('format')!r}, this program reads format "
+            f"{PROFILE_FORMAT}; enrol the deck again"
+        )
+    for key, kind in (("name", str), ("model_version", str), ("model_labels", list),
+                      ("prototype_labels", list), ("weight", float), ("temperature", float)):
+        value = meta.get(key)
+        if not isinstance(value, kind) and not (kind is float and isinstance(value, int)):
+            raise ProfileError(
+                f"{source}: profile key {key!r} is missing or not a {kind.__name__}: {value!r}"
+            )
+    labels = tuple(meta["prototype_labels"])
+    unknown = sorted(set(labels) - set(meta["model_labels"]))
+    if prototypes.ndim != 2 or prototypes.shape[0] != len(labels) or not labels or unknown:
+        raise ProfileError(
+            f"{source}: 'prototypes' has shape {list(prototypes.shape)} for {len(labels)} prototype labels"
+            + (f" (unknown labels {unknown})" if unknown else "")
+        )
+    if not 0.0 <= meta["weight"] <= 1.0 or meta["temperature"] <= 0:
+        raise ProfileError(f"{source}: profile 'weight' must lie in 0..1 and 'temperature' be positive, "
+                           f"got {meta['weight']!r}, {meta['temperature']!r}")
+    return DeckProfile(
+        name=meta["name"], model_version=meta["model_version"], model_labels=tuple(meta["model_labels"]),
+        prototype_labels=labels, prototypes=l2_normalise(prototypes),
+        weight=float(meta["weight"]), temperature=float(meta["temperature"]),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Views: what the camera would make of a picture of the card.
+
+
+ENROLMENT_CROPS = CropSettings(p_other_card=0.0, p_fingers=0.0, p_corner_cut=0.0)
+
+
+def camera_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One seeded view of a card picture as the camera would crop it (``vision.crops``), without the
+    occlusions (other cards, fingers, cut corners) that would blur the deck's prototype."""
+    return render_card_crop(prepare_artwork(face), rng, settings=ENROLMENT_CROPS)
+
+
+def render_views(
+    face: np.ndarray, views: int, rng: np.random.Generator, renderer: ViewRenderer = camera_view,
+) -> list[np.ndarray]:
+    """The picture itself followed by ``views - 1`` rendered views of it."""
+    return [face] + [renderer(face, rng) for _ in range(max(0, views - 1))]
+
+
+def enroll_pictures(
+    pictures: Mapping[str, Sequence[np.ndarray]],
+    classifier: CardClassifier,
+    name: str = "deck",
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+) -> DeckProfile:
+    """A profile from BGR pictures by class label: one prototype per picture, the mean of its views."""
+    unknown = sorted(set(pictures) - set(classifier.labels))
+    if unknown:
+        raise EnrollmentError(
+            f"not classes of the model: {unknown} (expected card codes such as '3c', or 'back')"
+        )
+    if views < 1:
+        raise EnrollmentError(f"views must be 1 or more, got {views}")
+    rng = np.random.default_rng(seed)
+    labels: list[str] = []
+    crops: list[np.ndarray] = []
+    for label in (label for label in classifier.labels if label in pictures):
+        for picture in pictures[label]:
+            crops.extend(render_views(picture, views, rng, renderer))
+            labels.append(label)
+    if not labels:
+        raise EnrollmentError("no pictures to enrol")
+    _, embeddings = classifier.infer(crops)
+    prototypes = l2_normalise(embeddings.reshape(len(labels), views, -1).mean(axis=1))
+    return DeckProfile(
+        name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
+        prototype_labels=tuple(labels), prototypes=prototypes,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# A folder of pictures: ``3c.jpg`` ... ``10b.png`` (and ``back.jpg``), or folders ``3c/`` of pictures.
+
+
+@dataclass(frozen=True)
+class FolderPictures:
+    """What a folder holds: picture paths by class label, and the cards it lacks."""
+
+    paths: dict[str, tuple[Path, ...]]
+    missing_cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Enrollment:
+    """The result of enrolling a folder: the profile, the cards it lacks and how many pictures were used."""
+
+    profile: DeckProfile
+    missing_cards: tuple[str, ...]
+    pictures: int
+
+
+def _is_picture(path: Path) -> bool:
+    return path.is_file() and not path.name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES
+
+
+def scan_folder(folder: Path) -> FolderPictures:
+    """Find the pictures of each class; raise EnrollmentError listing every file with an unknown name.
+
+    Files that are not pictures (by suffix) and hidden files are ignored.
+    """
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    found: dict[str, list[Path]] = {}
+    problems: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            label, paths = entry.name.lower(), [p for p in sorted(entry.iterdir()) if _is_picture(p)]
+        elif _is_picture(entry):
+            label, paths = entry.stem.lower(), [entry]
+        else:
+            continue
+        if label not in CLASS_LABELS:
+            problems.append(f"{entry}: {entry.stem if entry.is_file() else entry.name!r} is not a card code")
+        elif entry.is_dir() and not paths:
+            problems.append(f"{entry}: the folder holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+        else:
+            found.setdefault(label, []).extend(paths)
+    if problems:
+        raise EnrollmentError(
+            f"{len(problems)} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, "
+            "back.jpg, or folders such as 3c/ holding pictures):\n  " + "\n  ".join(problems)
+        )
+    if not found:
+        raise EnrollmentError(
+            f"{folder}: no card pictures found (name them by card code: 3c.jpg, 10b.png, ...)"
+        )
+    missing = tuple(code for code in CARD_CODES if code not in found)
+    return FolderPictures({label: tuple(paths) for label, paths in found.items()}, missing)
+
+
+def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndarray]]:
+    """Read every picture; raise EnrollmentError listing every unreadable file."""
+    pictures: dict[str, list[np.ndarray]] = {}
+    problems: list[str] = []
+    for label, label_paths in paths.items():
+        for path in label_paths:
+            try:
+                pictures.setdefault(label, []).append(read_image(path))
+            except VisionError as error:
+                problems.append(str(error))
+    if problems:
+        raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
+    return pictures
+
+
+def enroll_folder(
+    folder: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+) -> Enrollment:
+    """Enrol the deck pictured in ``folder``; cards it lacks are listed in ``missing_cards``, not an error."""
+    source = Path(folder)
+    scanned = scan_folder(source)
+    pictures = read_pictures(scanned.paths)
+    profile = enroll_pictures(pictures, classifier, name=source.resolve().name, views=views, seed=seed,
+                              renderer=renderer)
+    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()))
