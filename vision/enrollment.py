@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES, CLASS_LABELS
@@ -32,6 +33,7 @@ DEFAULT_VIEWS = 8
 DEFAULT_SEED = 0
 BLEND_WEIGHT = 0.6
 TEMPERATURE = 0.05
+MAX_PICTURE_HEIGHT = 460
 _META_KEY = "meta"
 _PROTOTYPES_KEY = "prototypes"
 
@@ -184,6 +186,14 @@ def camera_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return render_card_crop(prepare_artwork(face), rng, settings=ENROLMENT_CROPS)
 
 
+def shrink_picture(picture: np.ndarray, max_height: int = MAX_PICTURE_HEIGHT) -> np.ndarray:
+    """A phone photo scaled down to at most ``max_height`` pixels tall (the camera never sees more)."""
+    if picture.shape[0] <= max_height:
+        return picture
+    size = (max(8, round(picture.shape[1] * max_height / picture.shape[0])), max_height)
+    return cv2.resize(picture, size, interpolation=cv2.INTER_AREA)
+
+
 def render_views(
     face: np.ndarray, views: int, rng: np.random.Generator, renderer: ViewRenderer = camera_view,
 ) -> list[np.ndarray]:
@@ -212,7 +222,7 @@ def enroll_pictures(
     crops: list[np.ndarray] = []
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:
-            crops.extend(render_views(picture, views, rng, renderer))
+            crops.extend(render_views(shrink_picture(picture), views, rng, renderer))
             labels.append(label)
     if not labels:
         raise EnrollmentError("no pictures to enrol")
