@@ -1,0 +1,74 @@
+"""A tiny training run end to end: render a pool, take a few steps, export an ONNX that keeps the contract.
+
+Skipped cleanly where torch (the ``train`` extra) is not installed, as in CI.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from engine.cards import CLASS_LABELS  # noqa: E402
+from vision.decks import find_cards_root, list_styles  # noqa: E402
+from vision.preprocess import to_model_input  # noqa: E402
+from vision.training.dataset import DatasetError, render_pool  # noqa: E402
+from vision.training.export import METADATA_KEYS, export_onnx  # noqa: E402
+from vision.training.model import CardNet  # noqa: E402
+from vision.training.train import TrainConfig, train  # noqa: E402
+
+
+def test_model_outputs_logits_and_unit_embeddings() -> None:
+    model = CardNet(len(CLASS_LABELS), embedding_dim=64).eval()
+    logits, embedding = model(torch.zeros(3, 3, 96, 64))
+    assert logits.shape == (3, 42) and embedding.shape == (3, 64)
+    assert torch.allclose(embedding.norm(dim=1), torch.ones(3), atol=1e-5)
+
+
+def test_export_writes_a_valid_onnx_with_every_metadata_key(tmp_path: Path) -> None:
+    import onnx
+    import onnxruntime as ort
+
+    model = CardNet(len(CLASS_LABELS), embedding_dim=64)
+    out = tmp_path / "cards.onnx"
+    version = export_onnx(model, out, CLASS_LABELS, 64, 96, (0.5, 0.5, 0.5), (0.25, 0.25, 0.25), ["a", "b"])
+    onnx.checker.check_model(onnx.load(str(out)))
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    metadata = session.get_modelmeta().custom_metadata_map
+    assert set(METADATA_KEYS) <= set(metadata)
+    assert json.loads(metadata["labels"]) == list(CLASS_LABELS)
+    assert metadata["model_version"] == version and metadata["color_order"] == "RGB"
+    sizes = (metadata["input_width"], metadata["input_height"], metadata["embedding_dim"])
+    assert sizes == ("64", "96", "64")
+    crops = [np.full((150, 100, 3), v, np.uint8) for v in (0, 128, 255, 60, 200)]
+    batch = to_model_input(crops, 64, 96, json.loads(metadata["mean"]), json.loads(metadata["std"]))
+    logits, embedding = session.run(["logits", "embedding"], {"image": batch})
+    assert logits.shape == (5, 42) and embedding.shape == (5, 64)
+    with torch.no_grad():
+        expected, _ = model.eval()(torch.from_numpy(batch))
+    assert np.allclose(logits, expected.numpy(), atol=1e-4)
+
+
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
+def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path) -> None:
+    root = find_cards_root()
+    style = list_styles(root)[0]
+    first = render_pool(root, [style], 24, 32, 48, seed=3, workers=1)
+    again = render_pool(root, [style], 24, 32, 48, seed=3, workers=1)
+    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
+    assert first[0].shape == (24, 48, 32, 3)
+    config = TrainConfig(out=tmp_path / "m.onnx", width=32, height=48, pool=64, val_pool=16, steps=3,
+                         batch=16, workers=1, threads=1, embedding_dim=64, styles=(style,))
+    model = train(config)
+    logits, _ = model(torch.zeros(1, 3, 48, 32))
+    assert torch.isfinite(logits).all()
+
+
+def test_a_pool_without_styles_is_refused() -> None:
+    with pytest.raises(DatasetError, match="no deck styles"):
+        render_pool(Path("/nowhere"), [], 10, 64, 96, seed=0)

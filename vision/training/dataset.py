@@ -1,0 +1,119 @@
+"""Training data: a seeded pool of synthetic crops rendered from the deck artwork, kept in memory.
+
+Each sample is drawn by ``draw_sample``: a style, a class (the 40 cards, ``back`` or ``none``), then
+one crop from ``vision.crops``. Crops are stored already resized to the model's input size with
+``vision.preprocess.resize_crop`` (the resize inside ``to_model_input``), so a batch becomes the
+model's input through ``to_model_input`` exactly as at run time. Chunks of the pool are rendered in
+worker processes, each chunk from its own seed, so the pool is the same whatever the worker count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
+from vision.crops import Artwork, prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
+from vision.decks import Deck
+from vision.errors import VisionError
+from vision.preprocess import resize_crop
+
+CHUNK = 256
+# Relative share of each class among the samples: every card 1, back 1.5, none 3 (none is many things).
+CLASS_WEIGHTS: np.ndarray = np.array([1.0] * len(CARD_CODES) + [1.5, 3.0], np.float64)
+P_PROCEDURAL_BACK = 0.5
+MAX_ART_HEIGHT = 460
+NO_ARTWORK = "no card artwork found: set TRESSETTE_CARDS or place shared/cards beside the checkout"
+
+
+class DatasetError(VisionError):
+    """Settings that cannot make a training pool (no styles, a bad size...)."""
+
+
+@dataclass(frozen=True)
+class StyleArt:
+    """One deck style's prepared artwork: faces by code and the back if the deck has one."""
+
+    name: str
+    faces: dict[str, Artwork]
+    back: Artwork | None
+
+
+def _shrink(image: np.ndarray) -> np.ndarray:
+    if image.shape[0] <= MAX_ART_HEIGHT:
+        return image
+    scale = MAX_ART_HEIGHT / image.shape[0]
+    size = (round(image.shape[1] * scale), MAX_ART_HEIGHT)
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def load_style(root: Path, name: str) -> StyleArt:
+    """Load and prepare one style's artwork (faces at most MAX_ART_HEIGHT pixels tall)."""
+    deck = Deck.load(root / name)
+    faces = {code: prepare_artwork(_shrink(image)) for code, image in deck.faces.items()}
+    back = prepare_artwork(_shrink(deck.back)) if deck.back is not None else None
+    return StyleArt(name=name, faces=faces, back=back)
+
+
+def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt]) -> tuple[np.ndarray, int]:
+    """One (crop, class index) pair: a style and a class at random, then a rendered crop."""
+    style = styles[int(rng.integers(len(styles)))]
+    label = int(rng.choice(len(CLASS_LABELS), p=CLASS_WEIGHTS / CLASS_WEIGHTS.sum()))
+    faces = list(style.faces.values())
+    occluders = [faces[int(i)] for i in rng.integers(0, len(faces), 3)]
+    name = CLASS_LABELS[label]
+    if name == NONE:
+        crop = render_none_crop(rng, faces)
+    elif name == BACK:
+        use_procedural = style.back is None or rng.random() < P_PROCEDURAL_BACK
+        art = random_back_artwork(rng, faces[0].aspect) if use_procedural else style.back
+        crop = render_card_crop(art, rng, occluders)
+    else:
+        crop = render_card_crop(style.faces[name], rng, occluders)
+    return crop, label
+
+
+# Worker state: the prepared styles, loaded once per process by ``_init_worker``.
+_WORKER_STYLES: list[StyleArt] = []
+
+
+def _init_worker(root: str, names: Sequence[str]) -> None:
+    _WORKER_STYLES.clear()
+    _WORKER_STYLES.extend(load_style(Path(root), name) for name in names)
+
+
+def _render_chunk(args: tuple[int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, chunk_index, count, width, height = args
+    rng = np.random.default_rng([seed, chunk_index])
+    images = np.empty((count, height, width, 3), np.uint8)
+    labels = np.empty(count, np.int64)
+    for i in range(count):
+        crop, label = draw_sample(rng, _WORKER_STYLES)
+        images[i] = resize_crop(crop, width, height)
+        labels[i] = label
+    return images, labels
+
+
+def render_pool(
+    root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int, workers: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` crops (``[count, height, width, 3]`` BGR uint8) and their class indices, from ``seed``."""
+    if not styles:
+        raise DatasetError(f"no deck styles to render from under {root}")
+    if count < 1 or width < 8 or height < 8:
+        raise DatasetError(f"a pool needs count >= 1, size 8x8 or more, got {count} at {width}x{height}")
+    jobs = [(seed, i, min(CHUNK, count - start), width, height)
+            for i, start in enumerate(range(0, count, CHUNK))]
+    if workers <= 1:
+        _init_worker(str(root), list(styles))
+        parts = [_render_chunk(job) for job in jobs]
+    else:
+        initargs = (str(root), list(styles))
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
+            parts = list(pool.map(_render_chunk, jobs))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -1,0 +1,181 @@
+"""Train the card classifier from the deck artwork and export ``models/cards.onnx``.
+
+    .venv/bin/python -m vision.training.train --out models/cards.onnx --seed 0
+
+renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
+``--holdout`` styles), trains CardNet on it with AdamW and a one-cycle schedule, and exports the
+ONNX model with its metadata. The same seed and settings give the same pool and the same schedule;
+torch's CPU kernels may still differ in the last bits between machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F  # noqa: N812
+
+from engine.cards import CLASS_LABELS
+from vision.decks import find_cards_root, list_styles
+from vision.errors import VisionError
+from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
+from vision.training.dataset import NO_ARTWORK, render_pool
+from vision.training.export import export_onnx
+from vision.training.model import CardNet
+
+DEFAULT_WIDTH = 64
+DEFAULT_HEIGHT = 96
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the trained model."""
+
+    out: Path
+    seed: int = 0
+    width: int = DEFAULT_WIDTH
+    height: int = DEFAULT_HEIGHT
+    pool: int = 60000
+    val_pool: int = 2000
+    steps: int = 6000
+    batch: int = 128
+    lr: float = 4e-3
+    weight_decay: float = 5e-4
+    label_smoothing: float = 0.1
+    embedding_dim: int = 128
+    threads: int = 2
+    workers: int = 2
+    holdout: tuple[str, ...] = ()
+    mean: tuple[float, float, float] = DEFAULT_MEAN
+    std: tuple[float, float, float] = DEFAULT_STD
+    styles: tuple[str, ...] = field(default=())
+
+
+def _log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def _batch_tensor(images: np.ndarray, config: TrainConfig, rng: np.random.Generator | None) -> torch.Tensor:
+    """The model input for stored crops; with ``rng``, each crop is turned half a turn at random."""
+    crops = list(images)
+    if rng is not None:
+        flips = rng.random(len(crops)) < 0.5
+        crops = [np.ascontiguousarray(c[::-1, ::-1]) if f else c for c, f in zip(crops, flips, strict=True)]
+    return torch.from_numpy(to_model_input(crops, config.width, config.height, config.mean, config.std))
+
+
+def accuracy(model: CardNet, images: np.ndarray, labels: np.ndarray, config: TrainConfig) -> float:
+    """Share of ``images`` whose top class is the label (batches of 256, eval mode)."""
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for start in range(0, len(images), 256):
+            logits, _ = model(_batch_tensor(images[start:start + 256], config, None))
+            correct += int((logits.argmax(1).numpy() == labels[start:start + 256]).sum())
+    model.train()
+    return correct / max(1, len(images))
+
+
+def train(config: TrainConfig) -> CardNet:
+    """Render the pools, train, and return the trained model (in eval mode)."""
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    started = time.perf_counter()
+    _log(f"rendering {config.pool} crops from {len(config.styles)} styles")
+    images, labels = render_pool(root, config.styles, config.pool, config.width, config.height,
+                                 config.seed, config.workers)
+    val_images, val_labels = render_pool(root, config.styles, config.val_pool, config.width, config.height,
+                                         config.seed + 1_000_003, config.workers)
+    held = None
+    if config.holdout:
+        held = render_pool(root, config.holdout, config.val_pool, config.width, config.height,
+                           config.seed + 2_000_003, config.workers)
+    _log(f"rendered in {time.perf_counter() - started:.0f} s")
+    model = CardNet(len(CLASS_LABELS), config.embedding_dim)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
+                                                   pct_start=0.15)
+    rng = np.random.default_rng(config.seed)
+    order = rng.permutation(len(images))
+    position = 0
+    model.train()
+    for step in range(1, config.steps + 1):
+        if position + config.batch > len(order):
+            order, position = rng.permutation(len(images)), 0
+        index = np.sort(order[position:position + config.batch])
+        position += config.batch
+        logits, _ = model(_batch_tensor(images[index], config, rng))
+        target = torch.from_numpy(labels[index])
+        loss = F.cross_entropy(logits, target, label_smoothing=config.label_smoothing)
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 250 == 0 or step == config.steps:
+            line = f"step {step}/{config.steps} loss {loss.item():.3f}"
+            if step % 1000 == 0 or step == config.steps:
+                line += f" val {accuracy(model, val_images, val_labels, config):.4f}"
+                if held is not None:
+                    line += f" held-out {accuracy(model, held[0], held[1], config):.4f}"
+            _log(f"{line} ({time.perf_counter() - started:.0f} s)")
+    return model.eval()
+
+
+def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.train",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="where to write the ONNX model")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pool", type=int, default=TrainConfig.pool, help="synthetic crops to render")
+    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="optimiser steps")
+    parser.add_argument("--batch", type=int, default=TrainConfig.batch)
+    parser.add_argument("--lr", type=float, default=TrainConfig.lr)
+    parser.add_argument("--width", type=int, default=DEFAULT_WIDTH)
+    parser.add_argument("--height", type=int, default=DEFAULT_HEIGHT)
+    parser.add_argument("--embedding-dim", type=int, default=TrainConfig.embedding_dim)
+    parser.add_argument("--threads", type=int, default=TrainConfig.threads, help="torch threads")
+    parser.add_argument("--workers", type=int, default=TrainConfig.workers, help="rendering processes")
+    parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
+    parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
+    parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
+    args = parser.parse_args(argv)
+    root = find_cards_root()
+    available = list_styles(root) if root else []
+    holdout = tuple(s for s in args.holdout.split(",") if s)
+    chosen = tuple(s for s in args.styles.split(",") if s) or tuple(available)
+    unknown = sorted(set(holdout + chosen) - set(available))
+    if unknown:
+        parser.error(f"unknown styles {unknown}; available under {root}: {', '.join(available)}")
+    styles = tuple(s for s in chosen if s not in holdout)
+    return TrainConfig(
+        out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
+        val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
+        embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
+        holdout=holdout, styles=styles,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    config = parse_args(argv)
+    started = time.perf_counter()
+    model = train(config)
+    version = export_onnx(model, config.out, CLASS_LABELS, config.width, config.height, config.mean,
+                          config.std, config.styles)
+    summary = {"out": str(config.out), "model_version": version, "styles": len(config.styles),
+               "holdout": list(config.holdout), "wall_s": round(time.perf_counter() - started)}
+    _log(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
