@@ -127,7 +127,7 @@ class ArmPose:
 
 @dataclass(frozen=True)
 class Layer:
-    """Paint over a box of the frame: colour (h, w, 3) float32 and coverage ``alpha`` (h, w) 0..1."""
+    """Paint over a box of the frame: colour (h, w, 3) uint8 and coverage ``alpha`` (h, w) float32 0..1."""
 
     x0: int
     y0: int
@@ -139,14 +139,13 @@ class Layer:
         return self.alpha.size == 0 or not bool(self.alpha.any())
 
     def paste(self, frame: np.ndarray) -> None:
-        """Blend into ``frame`` (BGR uint8) in place."""
+        """Blend into ``frame`` (BGR uint8) in place: ``frame = alpha * colour + (1 - alpha) * frame``."""
         if self.is_empty:
             return
         height, width = self.alpha.shape
         region = frame[self.y0:self.y0 + height, self.x0:self.x0 + width]
-        alpha = self.alpha[..., None]
-        blended = region + alpha * (self.colour - region)
-        region[:] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+        # blendLinear divides by the weights' sum, so where both are 0 nothing changes.
+        region[:] = cv2.blendLinear(self.colour, region, self.alpha, 1.0 - self.alpha)
 
     def mask(self, shape: tuple[int, ...], threshold: float = 0.0) -> np.ndarray:
         """Boolean frame-sized mask of pixels whose coverage exceeds ``threshold``."""
@@ -159,25 +158,32 @@ class Layer:
 
 @dataclass(frozen=True)
 class Shade:
-    """Darkening over a box of the frame: ``frame *= 1 - darkness`` with ``darkness`` (h, w) 0..1."""
+    """Darkening over a box of the frame: ``frame *= keep / 255``; ``keep`` (h, w, 3) uint8, 255 = none."""
 
     x0: int
     y0: int
-    darkness: np.ndarray
+    keep: np.ndarray
+
+    @classmethod
+    def from_darkness(cls, x0: int, y0: int, darkness: np.ndarray) -> Shade:
+        """From a float darkness map 0..1 (0 = untouched)."""
+        if darkness.size == 0:
+            return cls(x0, y0, np.zeros((0, 0, 3), np.uint8))
+        keep = cv2.convertScaleAbs(darkness, alpha=-255.0, beta=255.0)
+        return cls(x0, y0, cv2.merge([keep, keep, keep]))
 
     def apply(self, frame: np.ndarray) -> None:
-        if self.darkness.size == 0:
+        if self.keep.size == 0:
             return
-        height, width = self.darkness.shape
+        height, width = self.keep.shape[:2]
         region = frame[self.y0:self.y0 + height, self.x0:self.x0 + width]
-        factor = 1.0 - self.darkness[..., None]
-        frame[self.y0:self.y0 + height, self.x0:self.x0 + width] = (region * factor + 0.5).astype(np.uint8)
+        region[:] = cv2.multiply(region, self.keep, scale=1.0 / 255.0)
 
     def mask(self, shape: tuple[int, ...]) -> np.ndarray:
         full = np.zeros(shape[:2], bool)
-        if self.darkness.size:
-            height, width = self.darkness.shape
-            full[self.y0:self.y0 + height, self.x0:self.x0 + width] = self.darkness > 0
+        if self.keep.size:
+            height, width = self.keep.shape[:2]
+            full[self.y0:self.y0 + height, self.x0:self.x0 + width] = self.keep[..., 0] < 255
         return full
 
 
@@ -225,8 +231,9 @@ def render_arm(shape: tuple[int, ...], pose: ArmPose, look: Look) -> ArmDrawing:
     margin = round(pose.scale * 0.15 + abs(pose.blur[0]) + abs(pose.blur[1])) + 2
     box = _box(geometry.points, shape, pad=margin)
     if box is None:
-        empty = Layer(0, 0, np.zeros((0, 0, 3), np.float32), np.zeros((0, 0), np.float32))
-        return ArmDrawing(Shade(0, 0, np.zeros((0, 0), np.float32)), empty, empty, geometry.card_corners)
+        empty = Layer(0, 0, np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.float32))
+        return ArmDrawing(Shade.from_darkness(0, 0, np.zeros((0, 0), np.float32)), empty, empty,
+                          geometry.card_corners)
     over, under = _paint(geometry, box, pose, look)
     over, under = _motion_blurred(over, pose.blur), _motion_blurred(under, pose.blur)
     shadow = _shadow(over, under, pose, shape)
@@ -358,6 +365,22 @@ def _fill_capsule(mask: np.ndarray, capsule: _Capsule, origin: np.ndarray, value
         cv2.circle(mask, _fixed(centre, origin), max(1, round(radius * SUB)), value, -1, cv2.LINE_AA, SHIFT)
 
 
+def _outline_capsule(mask: np.ndarray, capsule: _Capsule, origin: np.ndarray) -> None:
+    """The two sides and the rounded tip of a finger as thin anti-aliased lines (its base stays open)."""
+    start, end = capsule.start, capsule.end
+    direction = end - start
+    length = float(np.hypot(*direction))
+    if length < 1e-6:
+        return
+    normal = np.array([-direction[1], direction[0]]) / length
+    for sign in (1.0, -1.0):
+        cv2.line(mask, _fixed(start + sign * normal * capsule.start_radius, origin),
+                 _fixed(end + sign * normal * capsule.end_radius, origin), 1.0, 1, cv2.LINE_AA, SHIFT)
+    angle = math.degrees(math.atan2(direction[1], direction[0]))
+    radius = max(1, round(capsule.end_radius * SUB))
+    cv2.ellipse(mask, _fixed(end, origin), (radius, radius), angle, -90, 90, 1.0, 1, cv2.LINE_AA, SHIFT)
+
+
 def _coverage(shape: tuple[int, int], capsules: tuple[_Capsule, ...], origin: np.ndarray,
               polygons: tuple[np.ndarray, ...] = ()) -> np.ndarray:
     mask = np.zeros(shape, np.float32)
@@ -382,9 +405,7 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
     # Creases: the outlines of fingers and thumb, so a closed hand still reads as fingers.
     creases = np.zeros(size, np.float32)
     for capsule in hand_parts:
-        outline = np.zeros(size, np.float32)
-        _fill_capsule(outline, capsule, origin)
-        creases = np.maximum(creases, cv2.Laplacian(outline, cv2.CV_32F, ksize=1).clip(0, 1))
+        _outline_capsule(creases, capsule, origin)
     nails = np.zeros(size, np.float32)
     for capsule in (*fingers, geometry.thumb):
         direction = capsule.end - capsule.start
@@ -397,14 +418,14 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
     total = skin if sleeve is None else np.maximum(skin, sleeve)
     shading = _shading(total, s)
     colour = _colour(look, size, skin, sleeve, creases, nails_over, shading, s)
-    over = Layer(x0, y0, colour, total)
+    over = Layer(x0, y0, cv2.convertScaleAbs(colour), total)
     if thumb is None:
-        empty = Layer(x0, y0, np.zeros((0, 0, 3), np.float32), np.zeros((0, 0), np.float32))
+        empty = Layer(x0, y0, np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.float32))
         return over, empty
     thumb_shading = _shading(thumb, s)
     thumb_nails = nails * (thumb > 0.5)
     thumb_colour = _colour(look, size, thumb, None, np.zeros(size, np.float32), thumb_nails, thumb_shading, s)
-    return over, Layer(x0, y0, thumb_colour, thumb)
+    return over, Layer(x0, y0, cv2.convertScaleAbs(thumb_colour), thumb)
 
 
 def _shading(coverage: np.ndarray, s: float) -> np.ndarray:
@@ -465,14 +486,14 @@ def _fabric(size: tuple[int, int], s: float) -> np.ndarray:
 def _motion_blurred(layer: Layer, blur: tuple[float, float]) -> Layer:
     if layer.is_empty or math.hypot(*blur) < 1.0:
         return layer
-    colour, alpha = blur_layer(layer.colour, layer.alpha, blur)
-    return Layer(layer.x0, layer.y0, colour, alpha)
+    colour, alpha = blur_layer(layer.colour.astype(np.float32), layer.alpha, blur)
+    return Layer(layer.x0, layer.y0, cv2.convertScaleAbs(colour), alpha)
 
 
 def _shadow(over: Layer, under: Layer, pose: ArmPose, shape: tuple[int, ...]) -> Shade:
     """The arm's shadow on the table: its silhouette moved away from the lamp and softened with height."""
     if pose.shadow <= 0 or over.is_empty:
-        return Shade(0, 0, np.zeros((0, 0), np.float32))
+        return Shade.from_darkness(0, 0, np.zeros((0, 0), np.float32))
     s = float(pose.scale)
     offset = -LIGHT_DIRECTION[:2] / LIGHT_DIRECTION[2] * pose.lift * s
     sigma = max(1.0, (0.08 + 0.25 * pose.lift) * s)
@@ -490,7 +511,7 @@ def _shadow(over: Layer, under: Layer, pose: ArmPose, shape: tuple[int, ...]) ->
     canvas = soft_blur(canvas, sigma)
     darkness = pose.shadow / (1.0 + pose.lift) * canvas
     darkness[darkness < 1.0 / 512] = 0.0
-    return Shade(x0, y0, darkness)
+    return Shade.from_darkness(x0, y0, darkness)
 
 
 def _check_frame(frame: np.ndarray) -> None:
@@ -507,7 +528,7 @@ def _as_bgr(values: np.ndarray) -> tuple[int, int, int]:
 
 @dataclass(frozen=True)
 class _Head:
-    sprite: np.ndarray        # darkness 0..1
+    keep: np.ndarray          # (h, w, 3) uint8, 255 = no shadow (see Shade)
     centre: np.ndarray        # resting position (x, y) of the sprite's centre
     sway: np.ndarray          # (k, 2) amplitudes in pixels
     frequency: np.ndarray     # (k,) Hz
@@ -545,7 +566,8 @@ class HeadShadows:
             angle = math.degrees(math.atan2(towards[1], towards[0]))
             sprite = _blob(axes, angle, sigma=rng.uniform(0.05, 0.08) * size)
             sprite *= darkness * rng.uniform(0.7, 1.0)
-            heads.append(_Head(sprite, resting, rng.uniform(0.01, 0.05, (3, 2)) * size,
+            sway = rng.uniform(0.01, 0.05, (3, 2)) * size
+            heads.append(_Head(Shade.from_darkness(0, 0, sprite).keep, resting, sway,
                                rng.uniform(0.03, 0.25, 3), rng.uniform(0, 2 * math.pi, 3)))
         return cls(tuple(heads), fps)
 
@@ -556,7 +578,7 @@ class HeadShadows:
         for head in self._heads:
             wave = np.sin(2 * math.pi * head.frequency * t + head.phase)
             position = head.centre + (head.sway * wave[:, None]).sum(axis=0)
-            Shade(*_placed(head.sprite, position, frame.shape)).apply(frame)
+            Shade(*_placed(head.keep, position, frame.shape)).apply(frame)
 
 
 def _blob(axes: tuple[float, float], angle: float, sigma: float) -> np.ndarray:
@@ -572,11 +594,11 @@ def _blob(axes: tuple[float, float], angle: float, sigma: float) -> np.ndarray:
 
 def _placed(sprite: np.ndarray, centre: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, np.ndarray]:
     """The part of ``sprite`` centred at ``centre`` that falls inside a frame of ``shape``, and its corner."""
-    height, width = sprite.shape
+    height, width = sprite.shape[:2]
     left = round(centre[0]) - width // 2
     top = round(centre[1]) - height // 2
     x0, y0 = max(0, left), max(0, top)
     x1, y1 = min(shape[1], left + width), min(shape[0], top + height)
     if x1 <= x0 or y1 <= y0:
-        return 0, 0, np.zeros((0, 0), np.float32)
+        return 0, 0, sprite[:0, :0]
     return x0, y0, sprite[y0 - top:y1 - top, x0 - left:x1 - left]

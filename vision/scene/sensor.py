@@ -185,9 +185,19 @@ def vignette_map(width: int, height: int, strength: float) -> np.ndarray:
     return 1.0 - strength * (1.0 - (1.0 - radius2) ** 2)
 
 
+def noise_line(sigma: float, shot: float) -> tuple[float, float]:
+    """Least-squares ``(a, b)`` with ``a + b * level`` closest to ``sigma + shot * sqrt(level)`` on 0..255."""
+    levels = np.arange(256, dtype=np.float64)
+    design = np.stack([np.ones_like(levels), levels], axis=1)
+    (offset, slope), *_ = np.linalg.lstsq(design, sigma + shot * np.sqrt(levels), rcond=None)
+    return float(max(offset, 0.0)), float(slope)
+
+
 def tone_curve(contrast: float) -> np.ndarray:
     """A 256-entry uint8 S-curve around mid-grey; 1.0 is the identity."""
     levels = np.arange(256, dtype=np.float64) / 255.0
+    if contrast == 1.0:
+        return np.arange(256, dtype=np.uint8)
     curved = 0.5 + (levels - 0.5) * contrast
     # Soft shoulder and toe instead of hard clipping.
     curved = np.where(curved > 0.85, 0.85 + 0.15 * np.tanh((curved - 0.85) / 0.15), curved)
@@ -216,14 +226,17 @@ class SensorTrack:
         self.true_fps = self.fps * (1.0 + clock_error)
         self.draw = _draw(settings, rng)
         self._kelvin_wander = rng.uniform(0, 2 * math.pi, 2)
-        self._gain_map = (vignette_map(width, height, self.draw.vignette)[..., None]
-                          * self._wb_gains(0.0)[None, None, :]).astype(np.float32)
+        self._has_vignette = self.draw.vignette > 0
+        vignette = vignette_map(width, height, self.draw.vignette)
+        self._vignette = cv2.merge([vignette, vignette, vignette]) if self._has_vignette else None
         self._line_s = self.draw.readout_s / height
         self._rows = np.arange(height, dtype=np.float64) * self._line_s
         self._curve = tone_curve(self.draw.contrast)
         self._has_noise = self.draw.noise_sigma > 0 or self.draw.noise_shot > 0
-        self._noise_bank = _noise_bank(rng, width, height) if self._has_noise else None
-        self._noise_rng = np.random.default_rng(rng.integers(2 ** 63))
+        bank = _noise_bank(rng, width, height) if self._has_noise else ()
+        offset, slope = noise_line(self.draw.noise_sigma, self.draw.noise_shot)
+        self._shot_bank = tuple(unit * np.float32(slope) for unit in bank)
+        self._read_bank = tuple(unit * np.float32(offset) for unit in bank)
         self._noise_seed = int(rng.integers(2 ** 31))
         self._ae = _AutoExposure(self.draw.ae_response_s, settings.auto_exposure)
         self._last_index: int | None = None
@@ -244,40 +257,55 @@ class SensorTrack:
         return gains.astype(np.float32)
 
     def apply(self, frame: np.ndarray, frame_index: int) -> np.ndarray:
-        """The camera's picture of ``frame`` (BGR uint8, the track's size) at ``frame_index``: a new array."""
+        """The camera's picture of ``frame`` (BGR uint8, the track's size) at ``frame_index``: a new array.
+
+        Global colour changes (white balance, exposure, a global shutter's flicker, the tone curve)
+        are one per-channel look-up table; then, only where switched on, the spatial ones (vignette,
+        rolling-shutter bands) and the noise in float; then JPEG.
+        """
         self._check_frame(frame, frame_index)
-        t = self.frame_time(frame_index)
         is_next = self._last_index is not None and frame_index == self._last_index + 1
         exposure = self._ae.step(float(frame[::8, ::8].mean()), 1.0 / self.fps, restart=not is_next)
         self._last_index = frame_index
-        wb_now = self._wb_gains(t) / self._wb_gains(0.0)
-        values = cv2.multiply(frame, self._gain_map, dtype=cv2.CV_32F)
-        row_scale = self.row_gains(frame_index) * np.float32(exposure)
-        values *= row_scale[:, None, None] * wb_now.astype(np.float32)[None, None, :]
-        if self._has_noise:
-            self._add_noise(values, frame_index)
-        out = cv2.convertScaleAbs(cv2.max(values, 0.0))
-        if self.draw.contrast != 1.0:
-            out = cv2.LUT(out, self._curve)
+        rows = self.row_gains(frame_index)
+        if self.draw.readout_s <= 0:
+            exposure *= float(rows[0])
+        out = cv2.LUT(frame, self._colour_table(frame_index, exposure))
+        has_bands = self.draw.readout_s > 0 and self.draw.flicker_depth > 0
+        if self._has_vignette or has_bands or self._has_noise:
+            if self._has_vignette:
+                values = cv2.multiply(out, self._vignette, dtype=cv2.CV_32F)
+            else:
+                values = out.astype(np.float32)
+            if has_bands:
+                values *= rows[:, None, None]
+            if self._has_noise:
+                self._add_noise(values, frame_index)
+            # Noise can push a black pixel below 0; its absolute value stands in for clipping (cheaper).
+            out = cv2.convertScaleAbs(values)
         if self.draw.jpeg_quality < 100:
             out = jpeg_round_trip(out, self.draw.jpeg_quality)
         return out
 
+    def _colour_table(self, frame_index: int, exposure: float) -> np.ndarray:
+        """Per-channel 256-entry table: level x white balance x exposure, clipped, through the tone curve."""
+        gains = self._wb_gains(self.frame_time(frame_index)) * np.float32(exposure)
+        levels = np.arange(256, dtype=np.float32)[:, None] * gains[None, :]
+        clipped = np.clip(np.round(levels), 0, 255).astype(np.uint8)
+        return self._curve[clipped].reshape(256, 1, 3)
+
     def _add_noise(self, values: np.ndarray, frame_index: int) -> None:
-        """Read noise plus shot noise, from the noise bank at an offset drawn from the frame index."""
-        if self._noise_bank is None:
-            return
+        """Add read noise plus shot noise from the bank, at an offset drawn from the frame index.
+
+        The spread ``sigma + shot * sqrt(level)`` is replaced by its straight-line fit over 0..255,
+        ``a + b * level``, which costs two passes instead of four: ``values += b_bank * values + a_bank``.
+        """
         height, width = values.shape[:2]
         pick = np.random.default_rng((self._noise_seed, frame_index))
-        bank = self._noise_bank[int(pick.integers(len(self._noise_bank)))]
+        which = int(pick.integers(len(self._shot_bank)))
         dy, dx = (int(v) for v in pick.integers(0, NOISE_BANK_PAD, 2))
-        unit = bank[dy:dy + height, dx:dx + width]
-        if pick.random() < 0.5:
-            unit = unit[::-1]
-        spread = cv2.sqrt(cv2.max(values, 0.0))
-        spread *= np.float32(self.draw.noise_shot)
-        spread += np.float32(self.draw.noise_sigma)
-        values += spread * unit
+        cv2.accumulateProduct(values, self._shot_bank[which][dy:dy + height, dx:dx + width], values)
+        cv2.accumulate(self._read_bank[which][dy:dy + height, dx:dx + width], values)
 
     def _check_frame(self, frame: np.ndarray, frame_index: int) -> None:
         width, height = self.size
@@ -397,8 +425,20 @@ def blur_layer(
     The colour is blurred premultiplied by alpha so a moving hand's edge fades into what lies behind it
     instead of into black. The layer should have a margin of ``|displacement|`` pixels around its content.
     """
-    kernel = line_kernel(displacement)
-    blurred_alpha = cv2.filter2D(alpha, -1, kernel, borderType=cv2.BORDER_CONSTANT)
-    premultiplied = cv2.filter2D(colour * alpha[..., None], -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    length = math.hypot(*displacement)
+    if length >= 8.0:
+        # A long smear hides fine detail anyway: blur a half-size copy with a half-length kernel.
+        height, width = alpha.shape
+        small_size = (max(1, width // 2), max(1, height // 2))
+        packed = cv2.merge([*cv2.split(colour * alpha[..., None]), alpha])
+        small = cv2.resize(packed, small_size, interpolation=cv2.INTER_AREA)
+        small = cv2.filter2D(small, -1, line_kernel((displacement[0] / 2, displacement[1] / 2)),
+                             borderType=cv2.BORDER_CONSTANT)
+        blurred = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+        premultiplied, blurred_alpha = blurred[..., :3], blurred[..., 3]
+    else:
+        kernel = line_kernel(displacement)
+        blurred_alpha = cv2.filter2D(alpha, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        premultiplied = cv2.filter2D(colour * alpha[..., None], -1, kernel, borderType=cv2.BORDER_CONSTANT)
     safe = np.maximum(blurred_alpha, 1e-4)[..., None]
     return premultiplied / safe, np.clip(blurred_alpha, 0.0, 1.0)
