@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import SUITS, Card, Suit
+from engine.cards import DECK, SUITS, Card, Suit
 
 HONOURS: tuple[int, ...] = (1, 2, 3)
 KIND_NAPOLETANA = "napoletana"
@@ -58,23 +58,53 @@ class Combo:
         return out
 
 
+def _bit(rank: int, suit: Suit) -> int:
+    return 1 << DECK.index(Card(rank, suit))
+
+
+_NAPOLETANA_MASKS: tuple[tuple[int, Combo], ...] = tuple(
+    (sum(_bit(rank, suit) for rank in HONOURS),
+     Combo(KIND_NAPOLETANA, tuple(Card(rank, suit) for rank in HONOURS), NAPOLETANA_POINTS, suit=suit))
+    for suit in SUITS)
+_RANK_MASKS: tuple[tuple[int, int], ...] = tuple(
+    (rank, sum(_bit(rank, suit) for suit in SUITS)) for rank in HONOURS)
+
+
+def _bongioco_table(four_of_a_kind: int) -> dict[int, Combo]:
+    """Every three- or four-card set of one honour rank, by its mask, with its Bongioco."""
+    table: dict[int, Combo] = {}
+    for rank in HONOURS:
+        every = tuple(Card(rank, suit) for suit in SUITS)
+        all_four = sum(_bit(rank, suit) for suit in SUITS)
+        table[all_four] = Combo(KIND_BONGIOCO, every, four_of_a_kind, rank=rank)
+        for missing in SUITS:
+            three = tuple(card for card in every if card.suit != missing)
+            mask = sum(_bit(card.rank, card.suit) for card in three)
+            table[mask] = Combo(KIND_BONGIOCO, three, THREE_OF_A_KIND_POINTS, rank=rank, missing=missing)
+    return table
+
+
+_BONGIOCHI: dict[int, dict[int, Combo]] = {value: _bongioco_table(value) for value in (3, 4)}
+
+
+def combos_of_mask(mask: int, four_of_a_kind: int = 4) -> tuple[Combo, ...]:
+    """``combos_in`` for a 40-bit mask of cards (bit i = ``DECK[i]``)."""
+    found = [combo for napoli, combo in _NAPOLETANA_MASKS if mask & napoli == napoli]
+    table = _BONGIOCHI[four_of_a_kind]
+    for _rank, rank_mask in _RANK_MASKS:
+        same = mask & rank_mask
+        if same in table:
+            found.append(table[same])
+    return tuple(found)
+
+
 def combos_in(cards: Iterable[Card], four_of_a_kind: int = 4) -> tuple[Combo, ...]:
     """Every combination these cards hold: each Napoletana, and for each honour rank with three or four
     cards one Bongioco of all of them."""
-    held = {card for card in cards if card.rank in HONOURS}
-    found: list[Combo] = []
-    for suit in SUITS:
-        trio = tuple(Card(rank, suit) for rank in HONOURS)
-        if all(card in held for card in trio):
-            found.append(Combo(KIND_NAPOLETANA, trio, NAPOLETANA_POINTS, suit=suit))
-    for rank in HONOURS:
-        same = tuple(card for card in (Card(rank, suit) for suit in SUITS) if card in held)
-        if len(same) == 4:
-            found.append(Combo(KIND_BONGIOCO, same, four_of_a_kind, rank=rank))
-        elif len(same) == 3:
-            missing = next(suit for suit in SUITS if Card(rank, suit) not in held)
-            found.append(Combo(KIND_BONGIOCO, same, THREE_OF_A_KIND_POINTS, rank=rank, missing=missing))
-    return tuple(found)
+    mask = 0
+    for card in cards:
+        mask |= 1 << DECK.index(card)
+    return combos_of_mask(mask, four_of_a_kind)
 
 
 def declared_combos(cards: Sequence[Card], four_of_a_kind: int = 4) -> tuple[Combo, ...] | None:

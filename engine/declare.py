@@ -13,17 +13,27 @@ two deals and ``accuso_second_deal`` the second deal opens a window of its own.
 
 from __future__ import annotations
 
-from engine.accusi import Combo, HeldCard, declared_combos, new_combos, tally
+from engine.accusi import Combo, HeldCard, combos_of_mask, declared_combos, new_combos, tally
 from engine.cards import Card
+from engine.events import Meta
 from engine.flags import FALSE_ACCUSO, LATE_ACCUSO, Flag
-from engine.hand import SECOND_DEAL_TRICK, Declaration, Hand, card_info, deal_of, illegal
+from engine.hand import (
+    SECOND_DEAL_TRICK,
+    Declaration,
+    Hand,
+    card_info,
+    deal_of,
+    illegal,
+    seat_mask,
+    seat_masks,
+)
 from engine.rules import Rules
 
 _WINDOW_TRICKS = {"first_trick": 1, "first_three_tricks": 3, "any_own_turn": 1}
 
 
 def declare(rules: Rules, hand: Hand, cards: tuple[Card, ...], by: int, event_no: int,
-            where: str) -> tuple[Hand, tuple[Flag, ...]]:
+            where: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
     """Seat ``by`` declares ``cards``. A declaration that is not a combination, or repeats one already
     made, cannot be recorded (``IllegalEventError``); one out of its window is flagged and does not count;
     one whose card was already seen elsewhere is flagged false at once."""
@@ -83,7 +93,7 @@ def is_in_window(rules: Rules, hand: Hand, by: int) -> bool:
             return True
     if rules.drawing and rules.accuso_after_draw:
         drew_now = any(seat == by and when == trick_index for _card, seat, when in hand.extra.drawn)
-        if drew_now and not (hand.by_seat[by] & _trick_mask(hand)):
+        if drew_now and not (seat_mask(hand, by, rules.seats) & _trick_mask(hand)):
             return True
     return False
 
@@ -99,13 +109,13 @@ def _seen_elsewhere(rules: Rules, hand: Hand, card: Card, by: int,
                     trick_index: int) -> tuple[str, int] | None:
     """Why seat ``by`` cannot hold ``card`` now, from what was already seen; ``None`` if it may."""
     bit = card_info(card)[0]
-    for seat, mask in enumerate(hand.by_seat):
-        if mask & bit and seat != by:
+    for seat in range(rules.seats):
+        if seat != by and seat_mask(hand, seat, rules.seats) & bit:
             return ("played_by", seat)
     for drawn, seat, _when in hand.extra.drawn:
         if drawn == card and seat != by:
             return ("drawn_by", seat)
-    if hand.by_seat[by] & bit and deal_of(rules, trick_index) == 1:
+    if seat_mask(hand, by, rules.seats) & bit and deal_of(rules, trick_index) == 1:
         first_deal = any(card in trick.cards and (trick.leader + trick.cards.index(card)) % rules.seats == by
                          for trick in hand.tricks[:SECOND_DEAL_TRICK])
         if first_deal:
@@ -122,9 +132,11 @@ def hand_accusi(rules: Rules, hand: Hand) -> tuple[tuple[int, Combo], ...]:
         return tuple((item.by, combo) for item in hand.extra.declarations if not item.false
                      for combo in item.combos)
     counted: list[tuple[int, Combo]] = []
+    if not hand.extra.drawn and not (rules.seats == 2 and not rules.drawing):
+        for seat, mask in enumerate(seat_masks(hand, rules.seats)):
+            counted.extend((seat, combo) for combo in combos_of_mask(mask, rules.four_of_a_kind))
+        return tuple(counted)
     for seat in range(rules.seats):
-        if not hand.by_seat[seat] and not any(s == seat for _c, s, _w in hand.extra.drawn):
-            continue
         held = _held_cards(rules, hand, seat)
         combos = tally(held, _moments(rules, hand, seat), rules.four_of_a_kind)
         counted.extend((seat, combo) for combo in combos)

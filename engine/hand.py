@@ -18,18 +18,23 @@ from typing import NamedTuple
 from engine.accusi import Combo
 from engine.cards import DECK, SUITS, Card
 from engine.errors import IllegalEventError
+from engine.events import Meta
 from engine.flags import FALSE_ACCUSO, FOUR_OF_DENARI, RENOUNCE, Flag
 from engine.rules import Rules
 
-# Per card: (bit in a 40-bit mask, suit index, taking strength, value in thirds). Looked up by identity
-# first (the 40 cards of DECK are the ones parse_card returns), then by value.
-CardInfo = tuple[int, int, int, int]
+# Per card: (bit in a 40-bit mask, suit index, taking strength, value in thirds, the DECK card itself).
+# Looked up by identity first (the 40 cards of DECK are the ones parse_card returns), then by value;
+# hands keep the DECK card, so that later lookups always hit the identity table.
+CardInfo = tuple[int, int, int, int, Card]
 _INFO_BY_VALUE: dict[Card, CardInfo] = {
-    card: (1 << index, SUITS.index(card.suit), card.strength, card.thirds) for index, card in enumerate(DECK)
+    card: (1 << index, SUITS.index(card.suit), card.strength, card.thirds, card)
+    for index, card in enumerate(DECK)
 }
 _INFO_BY_ID: dict[int, CardInfo] = {id(card): info for card, info in _INFO_BY_VALUE.items()}
 FOUR_DENARI = Card(4, "d")
-SECOND_DEAL_TRICK = 10  # two players without drawing: tricks 11-20 are the second deal
+_FOUR_DENARI_BIT = _INFO_BY_VALUE[FOUR_DENARI][0]
+SECOND_DEAL_TRICK = 10
+_tuple_new = tuple.__new__  # two players without drawing: tricks 11-20 are the second deal
 
 
 def card_info(card: Card) -> CardInfo:
@@ -83,8 +88,8 @@ NO_EXTRA = HandExtra()
 class Hand(NamedTuple):
     """The hand in play. ``first`` leads the first trick (``None``: any seat may, for ``four_of_denari``);
     ``turn`` is who plays next (``None`` while a draw or call is due, or when any seat may lead);
-    ``played``/``by_seat`` are 40-bit masks of the cards played (per seat); ``thirds`` the card thirds each
-    seat has taken; ``void_mask`` has bit ``seat * 4 + suit`` for a suit a seat did not follow."""
+    ``played`` is the 40-bit mask of the cards played; ``thirds`` the card thirds each seat has taken;
+    ``void_mask`` has bit ``seat * 4 + suit`` for a suit a seat did not follow."""
 
     number: int
     dealer: int
@@ -94,7 +99,6 @@ class Hand(NamedTuple):
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     played: int
-    by_seat: tuple[int, ...]
     thirds: tuple[int, ...]
     void_mask: int
     extra: HandExtra
@@ -128,21 +132,8 @@ def new_hand(rules: Rules, number: int, dealer: int, first: int | None) -> Hand:
     seats = rules.seats
     turn = None if rules.sides == "called" else first
     stock = 40 - seats * rules.cards_per_deal if rules.drawing else 0
-    return Hand(number, dealer, first, turn, first, (), (), 0, (0,) * seats, (0,) * seats, 0,
-                HandExtra(stock=stock))
-
-
-def trick_winner(leader: int, cards: tuple[Card, ...], seats: int) -> int:
-    """The seat whose card of the suit led is strongest (a trick never ties)."""
-    lead_suit = cards[0].suit
-    best = 0
-    best_strength = -1
-    for offset, card in enumerate(cards):
-        if card.suit == lead_suit:
-            strength = card_info(card)[2]
-            if strength > best_strength:
-                best, best_strength = offset, strength
-    return (leader + best) % seats
+    extra = HandExtra(stock=stock) if stock else NO_EXTRA
+    return Hand(number, dealer, first, turn, first, (), (), 0, (0,) * seats, 0, extra)
 
 
 def acquired_at(rules: Rules, hand: Hand, card: Card, seat: int, trick_index: int) -> int:
@@ -155,84 +146,124 @@ def acquired_at(rules: Rules, hand: Hand, card: Card, seat: int, trick_index: in
     return 0
 
 
-def illegal(where: str, event: str, hand: Hand, why: str) -> IllegalEventError:
+def illegal(meta: Meta | str, event: str, hand: Hand, why: str) -> IllegalEventError:
+    """The error for an impossible event: where it is in the record, the event, why, and the state."""
+    where = meta if isinstance(meta, str) else meta.where()
     return IllegalEventError(f"{where}: {event}: {why} ({hand.describe()})")
 
 
 def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
-         where: str) -> tuple[Hand, tuple[Flag, ...]]:
-    """Seat ``by`` plays ``card``: the new hand and the flags the play raised."""
-    bit, suit, _strength, _thirds = card_info(card)
-    text = f"play {card.code} by {by}"
+         meta: Meta) -> tuple[Hand, tuple[Flag, ...]]:
+    """Seat ``by`` plays ``card``: the new hand and the flags the play raised. This is the hot path of
+    every fold, so it reads the per-card table once and builds the next ``Hand`` directly."""
+    info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE[card]
+    bit = info[0]
+    suit = info[1]
+    card = info[4]
     seats = rules.seats
-    turn = hand.turn
-    if turn is None:
-        if hand.first is None and not hand.played and not hand.extra.pending:
-            if not 0 <= by < seats:
-                raise illegal(where, text, hand, f"no seat {by} (seats 0..{seats - 1})")
-            hand = hand._replace(first=by, leader=by)
-        else:
-            raise illegal(where, text, hand, "no card can be played now")
-    elif by != turn:
-        raise illegal(where, text, hand, f"it is seat {turn}'s turn")
+    if by != hand.turn:
+        hand = _lead_by_anyone(hand, card, by, seats, meta)
     if hand.played & bit:
-        raise illegal(where, text, hand, f"{card.code} was already played in this hand")
+        raise illegal(meta, f"play {card.code} by {by}", hand, f"{card.code} was already played in this hand")
     extra = hand.extra
     flags: tuple[Flag, ...] = ()
-    if extra.drawn_mask & bit:
-        owner = next(seat for drawn, seat, _ in extra.drawn if drawn == card)
-        if owner != by:
-            raise illegal(where, text, hand, f"{card.code} was drawn by seat {owner}")
     trick = hand.trick
     void_mask = hand.void_mask
-    trick_index = len(hand.tricks)
+    if extra is not NO_EXTRA:
+        if extra.drawn_mask & bit:
+            owner = next(seat for drawn, seat, _ in extra.drawn if drawn == card)
+            if owner != by:
+                raise illegal(meta, f"play {card.code} by {by}", hand,
+                              f"{card.code} was drawn by seat {owner}")
+        if extra.declared_mask & bit:
+            extra, flags = falsify(rules, extra, card, by, len(hand.tricks), event_no, drawn=False)
+        if extra.call is not None and extra.partner is None and card.rank == 3 and card.suit == extra.call:
+            extra = extra._replace(partner=by)
     if trick:
-        lead_suit = card_info(trick[0])[1]
-        if suit != lead_suit:
-            void_bit = 1 << (by * 4 + lead_suit)
-            if not void_mask & void_bit:
-                void_mask |= void_bit
-                extra = extra._replace(voids=(*extra.voids, (by, lead_suit, trick_index)))
-    if void_mask >> (by * 4 + suit) & 1:
-        hand_now = hand._replace(extra=extra)
-        extra, void_mask, flags = _check_renounce(rules, hand_now, extra, void_mask, card, by, suit,
-                                                  trick_index, event_no)
-    if extra.declared_mask & bit:
-        extra, more = _check_declarations_on_play(rules, extra, card, by, trick_index, event_no)
+        lead_suit = _INFO_BY_ID[id(trick[0])][1]
+        if suit != lead_suit and not void_mask >> (by * 4 + lead_suit) & 1:
+            void_mask |= 1 << (by * 4 + lead_suit)
+            extra = extra._replace(voids=(*extra.voids, (by, lead_suit, len(hand.tricks))))
+    if void_mask and void_mask >> (by * 4 + suit) & 1:
+        extra, void_mask, more = _check_renounce(rules, hand, extra, void_mask, card, by, suit, event_no)
         flags += more
-    if extra.call is not None and extra.partner is None and card.rank == 3 and card.suit == extra.call:
-        extra = extra._replace(partner=by)
-    if hand.number == 0 and rules.first_lead == "four_of_denari" and card == FOUR_DENARI:
+    if bit == _FOUR_DENARI_BIT and hand.number == 0 and rules.first_lead == "four_of_denari":
         first_leader = hand.tricks[0].leader if hand.tricks else hand.leader
         if first_leader != by:
             flags += (Flag(event_no, FOUR_OF_DENARI, by, {"leader": first_leader}),)
-    by_seat = hand.by_seat
-    by_seat = (*by_seat[:by], by_seat[by] | bit, *by_seat[by + 1:])
     trick = (*trick, card)
-    played = hand.played | bit
-    leader = hand.leader
     if len(trick) < seats:
-        return Hand(hand.number, hand.dealer, hand.first, (by + 1) % seats, leader, trick, hand.tricks,
-                    played, by_seat, hand.thirds, void_mask, extra), flags
-    winner = trick_winner(leader, trick, seats)
+        return _tuple_new(Hand, (hand.number, hand.dealer, hand.first, (by + 1) % seats, hand.leader, trick,
+                                 hand.tricks, hand.played | bit, hand.thirds, void_mask, extra)), flags
+    return _close_trick(rules, hand, trick, hand.played | bit, void_mask, extra), flags
+
+
+def _lead_by_anyone(hand: Hand, card: Card, by: int, seats: int, meta: Meta) -> Hand:
+    """A play by a seat whose turn it is not: allowed only as the first lead with ``four_of_denari``."""
+    if hand.turn is not None:
+        raise illegal(meta, f"play {card.code} by {by}", hand, f"it is seat {hand.turn}'s turn")
+    if hand.first is not None or hand.played or hand.extra.pending:
+        raise illegal(meta, f"play {card.code} by {by}", hand, "no card can be played now")
+    return hand._replace(first=by, leader=by, turn=by)
+
+
+def _close_trick(rules: Rules, hand: Hand, trick: tuple[Card, ...], played: int, void_mask: int,
+                 extra: HandExtra) -> Hand:
+    """The trick is complete: its winner takes its thirds and leads (after the draws, if any)."""
+    seats = rules.seats
+    leader = hand.leader if hand.leader is not None else 0
+    lead_suit = -1
+    best = 0
+    best_strength = -1
     trick_thirds = 0
-    for each in trick:
-        trick_thirds += card_info(each)[3]
+    for offset, each in enumerate(trick):
+        _bit, each_suit, strength, value, _card = _INFO_BY_ID[id(each)]
+        trick_thirds += value
+        if offset == 0:
+            lead_suit = each_suit
+        if each_suit == lead_suit and strength > best_strength:
+            best, best_strength = offset, strength
+    winner = (leader + best) % seats
     taken = hand.thirds
     taken = (*taken[:winner], taken[winner] + trick_thirds, *taken[winner + 1:])
-    tricks = (*hand.tricks, Trick(leader, trick, winner, trick_thirds))
+    tricks = (*hand.tricks, _tuple_new(Trick, (leader, trick, winner, trick_thirds)))
     next_turn: int | None = winner
-    if extra.stock and len(tricks) < rules.tricks_per_hand:
+    if extra.stock and len(tricks) < 40 // seats:
         extra = extra._replace(pending=(winner, (winner + 1) % seats))
         next_turn = None
-    return Hand(hand.number, hand.dealer, hand.first, next_turn, winner, (), tricks, played, by_seat, taken,
-                void_mask, extra), flags
+    return _tuple_new(Hand, (hand.number, hand.dealer, hand.first, next_turn, winner, (), tricks, played,
+                             taken, void_mask, extra))
+
+
+def seat_masks(hand: Hand, seats: int) -> list[int]:
+    """The cards each seat has played in this hand, as 40-bit masks."""
+    masks = [0] * seats
+    for trick in hand.tricks:
+        leader = trick.leader
+        for offset, card in enumerate(trick.cards):
+            masks[(leader + offset) % seats] |= card_info(card)[0]
+    if hand.trick and hand.leader is not None:
+        for offset, card in enumerate(hand.trick):
+            masks[(hand.leader + offset) % seats] |= card_info(card)[0]
+    return masks
+
+
+def seat_mask(hand: Hand, seat: int, seats: int) -> int:
+    """The cards ``seat`` has played in this hand, as a 40-bit mask."""
+    mask = 0
+    for trick in hand.tricks:
+        mask |= card_info(trick.cards[(seat - trick.leader) % seats])[0]
+    if hand.trick and hand.leader is not None:
+        position = (seat - hand.leader) % seats
+        if position < len(hand.trick):
+            mask |= card_info(hand.trick[position])[0]
+    return mask
 
 
 def _check_renounce(rules: Rules, hand: Hand, extra: HandExtra, void_mask: int, card: Card, by: int,
-                    suit: int, trick_index: int, event_no: int) -> tuple[HandExtra, int, tuple[Flag, ...]]:
+                    suit: int, event_no: int) -> tuple[HandExtra, int, tuple[Flag, ...]]:
     """``by`` plays a card of a suit it once did not follow: a renounce if it held this card then."""
-    held_from = acquired_at(rules, hand, card, by, trick_index)
+    held_from = acquired_at(rules, hand, card, by, len(hand.tricks))
     proof = next(((seat, s, when) for seat, s, when in extra.voids
                   if seat == by and s == suit and when >= held_from), None)
     if proof is None:
@@ -242,11 +273,6 @@ def _check_renounce(rules: Rules, hand: Hand, extra: HandExtra, void_mask: int, 
     renounces = (*extra.renounces, by)
     flag = Flag(event_no, RENOUNCE, by, {"suit": SUITS[suit], "trick": proof[2] + 1, "card": card.code})
     return extra._replace(voids=voids, renounces=renounces), void_mask, (flag,)
-
-
-def _check_declarations_on_play(rules: Rules, extra: HandExtra, card: Card, by: int, trick_index: int,
-                                event_no: int) -> tuple[HandExtra, tuple[Flag, ...]]:
-    return falsify(rules, extra, card, by, trick_index, event_no, drawn=False)
 
 
 def deal_of(rules: Rules, trick_index: int) -> int:
@@ -278,7 +304,7 @@ def falsify(rules: Rules, extra: HandExtra, card: Card, by: int, trick_index: in
 
 
 def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
-         where: str) -> tuple[Hand, tuple[Flag, ...]]:
+         where: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
     """Two players with drawing: the trick's winner draws first, then the other; the card is shown."""
     extra = hand.extra
     text = f"draw {card.code} by {by}"
@@ -286,7 +312,7 @@ def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
         raise illegal(where, text, hand, "no draw is due")
     if by != extra.pending[0]:
         raise illegal(where, text, hand, f"seat {extra.pending[0]} draws first")
-    bit = card_info(card)[0]
+    bit, _suit, _strength, _thirds, card = card_info(card)
     if hand.played & bit:
         raise illegal(where, text, hand, f"{card.code} was already played in this hand")
     if extra.drawn_mask & bit:
@@ -302,7 +328,7 @@ def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
     return hand._replace(turn=turn, extra=extra), flags
 
 
-def call(rules: Rules, hand: Hand, suit: str, by: int, where: str) -> Hand:
+def call(rules: Rules, hand: Hand, suit: str, by: int, where: Meta | str) -> Hand:
     """Chiamata del tre: before the first lead the first player names a suit."""
     text = f"call {suit} by {by}"
     if rules.sides != "called":

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Lang
-from engine.errors import TressetteError
 from engine.events import Event
 from engine.flags import Flag
 from engine.rules import Rules
@@ -93,17 +92,7 @@ def hand_to_json(result: HandResult, running: tuple[int, ...]) -> dict[str, Any]
 def score_events(rules: Rules, seats: int, dealer: int, events: Iterable[Event], *,
                  lenient: bool = False) -> ScoreReport:
     """Fold ``events`` from the start of a match and report the score."""
-    state = MatchState.start(rules, seats, dealer)
-    apply = MatchState.apply
-    if lenient:
-        for event in events:
-            try:
-                state = apply(state, event)
-            except TressetteError as error:
-                state = state.skip(event, error)
-    else:
-        for event in events:
-            state = apply(state, event)
+    state = MatchState.start(rules, seats, dealer).apply_all(events, lenient=lenient)
     hands = state.hands
     if state.hand.has_started:
         hands = (*hands, state.current_result())

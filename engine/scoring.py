@@ -16,6 +16,7 @@ An unfinished hand scores what it holds so far: whole points of the tricks taken
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.accusi import Combo
 from engine.declare import hand_accusi
@@ -42,8 +43,7 @@ class Cappotto:
         return {"kind": self.kind, "side": self.side, "seat": self.seat, "games": self.games}
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """One hand scored. ``sides`` are the seat groups of this hand (per seat when each plays alone);
     ``card_thirds``, ``card_points`` and ``accusi_points`` are per side; ``points`` per side (scoring
     ``points``) or per seat (``hands``, ``avoid``); ``last_trick`` is the side that took it (``None`` while
@@ -102,7 +102,9 @@ def score_hand(rules: Rules, hand: Hand) -> HandResult:
     if complete and rules.renounce_penalty and hand.extra.renounces:
         penalty_side = side_of(sides, hand.extra.renounces[0])
         card_points = _penalty(rules, len(sides), penalty_side)
-    cappotto = _cappotto(rules, hand, sides) if complete and rules.scoring == "points" else None
+    cappotto = None
+    if complete and rules.scoring == "points" and min(card_thirds) < 3:
+        cappotto = _cappotto(rules, hand, sides)
     points = _points(rules, sides, card_points, accusi_points, complete, penalty_side)
     leader = hand.leader if hand.trick else None
     open_trick = (leader, tuple(card.code for card in hand.trick))

@@ -11,12 +11,13 @@ seat (in morto, to the next seat that is not the dummy).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from engine.cards import DECK, Card
 from engine.declare import declare
-from engine.errors import IllegalEventError, RuleError
-from engine.events import Accuso, Call, Claim, Draw, Event, Play
+from engine.errors import IllegalEventError, RuleError, TressetteError
+from engine.events import Accuso, Call, Claim, Draw, Event, Meta, Play
 from engine.flags import ILLEGAL_EVENT, WRONG_CLAIM, Flag
 from engine.hand import Hand, call, card_info, draw, new_hand, play
 from engine.rules import Rules
@@ -215,40 +216,21 @@ class MatchState:
 
     def apply(self, event: Event) -> MatchState:
         """The state after ``event``; raises ``IllegalEventError`` if it cannot happen now."""
-        number = event.meta.number if event.meta.number is not None else self._events + 1
-        where = event.meta.where() if event.meta.number is not None or event.meta.line is not None \
-            else f"event {number}"
-        if self._progress.outcome is not None:
-            raise IllegalEventError(f"{where}: {_event_text(event)}: {self.describe()}")
-        rules = self._rules
-        seat = getattr(event, "by", None)
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < rules.seats):
-            raise IllegalEventError(f"{where}: {_event_text(event)}: no seat {seat!r} "
-                                    f"(seats 0..{rules.seats - 1}) ({self._hand.describe()})")
-        if type(event) is Play:
-            hand, flags = play(rules, self._hand, event.card, event.by, number, where)
-        elif type(event) is Draw:
-            hand, flags = draw(rules, self._hand, event.card, event.by, number, where)
-        elif type(event) is Accuso:
-            hand, flags = declare(rules, self._hand, tuple(event.cards), event.by, number, where)
-        elif type(event) is Call:
-            hand, flags = call(rules, self._hand, event.suit, event.by, where), ()
-        elif type(event) is Claim:
-            return self._claim(event.side, number, where)
-        else:
-            raise IllegalEventError(f"{where}: {event!r} is not a record event")
-        progress = self._progress
-        if flags:
-            progress = progress._replace(flags=progress.flags + flags)
-        if len(hand.tricks) == rules.tricks_per_hand:
-            return _finish_hand(rules, hand, progress, number)
-        if rules.win == "immediate" and (not hand.trick or type(event) is Accuso
-                                         or rules.accuso == "mandatory"):
-            outcome = _immediate(rules, hand, progress, number)
-            if outcome is not None:
-                progress = progress._replace(outcome=outcome)
-        return _make(rules, hand, progress, number)
+        return _apply(self._rules, self._hand, self._progress, self._events, event)
+
+    def apply_all(self, events: Iterable[Event], *, lenient: bool = False) -> MatchState:
+        """Fold ``events`` in order, as ``apply`` would one by one; with ``lenient`` an impossible event is
+        left out and flagged (``skip``) instead of raising."""
+        rules, hand, progress, count = self._rules, self._hand, self._progress, self._events
+        for event in events:
+            try:
+                rules, hand, progress, count = _step(rules, hand, progress, count, event)
+            except TressetteError as error:
+                if not lenient:
+                    raise
+                skipped = _make(rules, hand, progress, count).skip(event, error)
+                progress, count = skipped._progress, skipped._events
+        return _make(rules, hand, progress, count)
 
     def skip(self, event: Event, error: Exception) -> MatchState:
         """The state after an impossible ``event`` is left out: unchanged but for a flag saying so."""
@@ -256,23 +238,6 @@ class MatchState:
         flag = Flag(number, ILLEGAL_EVENT, getattr(event, "by", None), {"error": str(error)})
         progress = self._progress._replace(flags=(*self._progress.flags, flag))
         return _make(self._rules, self._hand, progress, number)
-
-    def _claim(self, side: int, number: int, where: str) -> MatchState:
-        rules = self._rules
-        if not rules.claim:
-            raise IllegalEventError(f"{where}: claim {side}: claims are not allowed in this match "
-                                    f"(option claim = false) ({self._hand.describe()})")
-        if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
-            raise IllegalEventError(f"{where}: claim {side!r}: no side {side!r} (sides 0 and 1)")
-        total = self.live_totals()[side]
-        progress = self._progress
-        if total >= rules.target:
-            outcome = Outcome(side, None, 1, "claim", number)
-        else:
-            outcome = Outcome(1 - side, None, 1, "wrong_claim", number)
-            flag = Flag(number, WRONG_CLAIM, side, {"side": side, "total": total, "target": rules.target})
-            progress = progress._replace(flags=(*progress.flags, flag))
-        return _make(rules, self._hand, progress._replace(outcome=outcome), number)
 
     def __repr__(self) -> str:
         return f"MatchState({self._rules.preset}, totals={self.totals}, {self.describe()})"
@@ -303,9 +268,81 @@ def _make(rules: Rules, hand: Hand, progress: _Progress, events: int) -> MatchSt
     return state
 
 
+def _apply(rules: Rules, hand: Hand, progress: _Progress, count: int, event: Event) -> MatchState:
+    return _make(*_step(rules, hand, progress, count, event))
+
+
+def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
+          event: Event) -> tuple[Rules, Hand, _Progress, int]:
+    """One event folded into the match: the next (rules, hand, progress, events applied)."""
+    meta = event.meta
+    number = meta.number if meta.number is not None else count + 1
+    where: Meta | str = meta if meta.number is not None or meta.line is not None else f"event {number}"
+    kind = type(event)
+    if progress.outcome is not None:
+        raise IllegalEventError(f"{_where(where)}: {_event_text(event)}: "
+                                f"{_make(rules, hand, progress, count).describe()}")
+    if kind is Play:
+        by = event.by  # type: ignore[union-attr]
+        if by.__class__ is not int or not 0 <= by < rules.seats:
+            raise _no_seat(rules, hand, event, where)
+        hand, flags = play(rules, hand, event.card, by, number, where)  # type: ignore[union-attr]
+    elif kind is Claim:
+        return _claim(rules, hand, progress, count, event.side, number, where)  # type: ignore[union-attr]
+    else:
+        by = getattr(event, "by", None)
+        if by.__class__ is not int or not 0 <= by < rules.seats:  # type: ignore[operator]
+            raise _no_seat(rules, hand, event, where)
+        if kind is Draw:
+            hand, flags = draw(rules, hand, event.card, by, number, where)  # type: ignore[union-attr]
+        elif kind is Accuso:
+            hand, flags = declare(rules, hand, tuple(event.cards), by, number, where)  # type: ignore[union-attr]
+        elif kind is Call:
+            hand, flags = call(rules, hand, event.suit, by, where), ()  # type: ignore[union-attr]
+        else:
+            raise IllegalEventError(f"{_where(where)}: {event!r} is not a record event")
+    if flags:
+        progress = progress._replace(flags=progress.flags + flags)
+    if len(hand.tricks) == 40 // rules.seats:
+        hand, progress = _finish_hand(rules, hand, progress, number)
+    elif rules.win == "immediate" and (not hand.trick or kind is Accuso or rules.accuso == "mandatory"):
+        outcome = _immediate(rules, hand, progress, number)
+        if outcome is not None:
+            progress = progress._replace(outcome=outcome)
+    return rules, hand, progress, number
+
+
+def _where(where: Meta | str) -> str:
+    return where if isinstance(where, str) else where.where()
+
+
+def _no_seat(rules: Rules, hand: Hand, event: Event, where: Meta | str) -> IllegalEventError:
+    seat = getattr(event, "by", None)
+    return IllegalEventError(f"{_where(where)}: {_event_text(event)}: no seat {seat!r} "
+                             f"(seats 0..{rules.seats - 1}) ({hand.describe()})")
+
+
 def _zeros(rules: Rules) -> tuple[int, ...]:
     per_seat = rules.scoring != "points"
     return (0,) * (rules.seats if per_seat else len(rules.sides))
+
+
+def _claim(rules: Rules, hand: Hand, progress: _Progress, count: int, side: int, number: int,
+           where: Meta | str) -> tuple[Rules, Hand, _Progress, int]:
+    """A side claims the target with what it holds: right, it wins; wrong, it loses (and is flagged)."""
+    if not rules.claim:
+        raise IllegalEventError(f"{_where(where)}: claim {side}: claims are not allowed in this match "
+                                f"(option claim = false) ({hand.describe()})")
+    if side.__class__ is not int or side not in (0, 1):
+        raise IllegalEventError(f"{_where(where)}: claim {side!r}: no side {side!r} (sides 0 and 1)")
+    total = _make(rules, hand, progress, count).live_totals()[side]
+    if total >= rules.target:
+        outcome = Outcome(side, None, 1, "claim", number)
+    else:
+        outcome = Outcome(1 - side, None, 1, "wrong_claim", number)
+        flag = Flag(number, WRONG_CLAIM, side, {"side": side, "total": total, "target": rules.target})
+        progress = progress._replace(flags=(*progress.flags, flag))
+    return rules, hand, progress._replace(outcome=outcome), number
 
 
 def _first_player(rules: Rules, dealer: int) -> int:
@@ -320,7 +357,7 @@ def _next_dealer(rules: Rules, dealer: int) -> int:
     return _first_player(rules, dealer)
 
 
-def _finish_hand(rules: Rules, hand: Hand, progress: _Progress, number: int) -> MatchState:
+def _finish_hand(rules: Rules, hand: Hand, progress: _Progress, number: int) -> tuple[Hand, _Progress]:
     """Score the finished hand, add it to the totals, settle the match or deal the next hand."""
     result = score_hand(rules, hand)
     totals = tuple(a + b for a, b in zip(progress.totals, result.points, strict=True))
@@ -328,8 +365,7 @@ def _finish_hand(rules: Rules, hand: Hand, progress: _Progress, number: int) -> 
     if progress.outcome is None:
         progress = progress._replace(outcome=_outcome_after_hand(rules, result, totals, number))
     dealer = _next_dealer(rules, hand.dealer)
-    next_hand = new_hand(rules, hand.number + 1, dealer, _first_player(rules, dealer))
-    return _make(rules, next_hand, progress, number)
+    return new_hand(rules, hand.number + 1, dealer, _first_player(rules, dealer)), progress
 
 
 def _outcome_after_hand(rules: Rules, result: HandResult, totals: tuple[int, ...],
