@@ -145,6 +145,9 @@ class Rules:
                            or len(self.sides) != 2):
             raise RuleError("rules: claim = true needs two fixed sides scoring points "
                             f"(sides = {self.sides!r}, scoring = {self.scoring!r})")
+        if self.sides == "called" and self.first_lead == "four_of_denari":
+            raise RuleError("rules: first_lead = 'four_of_denari' cannot go with sides = 'called': the first "
+                            "player calls before anyone has led")
         if self.drawing and self.seats != 2:
             raise RuleError(f"rules: drawing = true is for two players, but seats = {self.seats}")
         if self.cappotto != "none" and self.scoring != "points":
@@ -172,6 +175,9 @@ def _check_seats_and_sides(rules: Rules) -> None:
             shown = [list(side) for side in rules.sides]
             raise RuleError(f"rules: sides = {shown!r} must split seats 0..{seats - 1} into two sides, "
                             "each seat once")
+    if rules.scoring == "avoid" and rules.sides != "alone":
+        raise RuleError(f"rules: scoring = 'avoid' (traversone) is played each alone: sides = 'alone', "
+                        f"not {rules.sides!r}; two sides need scoring = 'points' or 'hands'")
     if rules.sides == "alone" and rules.scoring != "avoid":
         raise RuleError(f"rules: sides = 'alone' is for avoiding points (traversone); "
                         f"scoring = {rules.scoring!r}")

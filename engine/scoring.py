@@ -78,7 +78,10 @@ def hand_sides(rules: Rules, hand: Hand) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in seats)
     first = hand.first if hand.first is not None else (hand.dealer + 1) % rules.seats
     if sides == "dummy":
-        team = (first, rules.dummy if rules.dummy is not None else first)
+        dummy = rules.dummy if rules.dummy is not None else (first + 2) % rules.seats
+        if first == dummy:  # the dummy led (four_of_denari): it plays with the next seat
+            first = (first + 1) % rules.seats
+        team = (first, dummy)
     else:
         partner = hand.extra.partner
         team = (first,) if partner is None or partner == first else tuple(sorted((first, partner)))
@@ -95,25 +98,29 @@ def score_hand(rules: Rules, hand: Hand) -> HandResult:
     complete = len(hand.tricks) == rules.tricks_per_hand
     card_thirds = tuple(sum(hand.thirds[seat] for seat in side) for side in sides)
     last_side = side_of(sides, hand.tricks[-1].winner) if complete else None
-    card_points = _card_points(rules, card_thirds, last_side)
+    taken = card_points(rules, card_thirds, last_side)
     accusi = hand_accusi(rules, hand)
     accusi_points = tuple(sum(combo.points for seat, combo in accusi if seat in side) for side in sides)
     penalty_side = None
     if complete and rules.renounce_penalty and hand.extra.renounces:
         penalty_side = side_of(sides, hand.extra.renounces[0])
-        card_points = _penalty(rules, len(sides), penalty_side)
+        taken = _penalty(rules, len(sides), penalty_side)
     cappotto = None
     if complete and rules.scoring == "points" and min(card_thirds) < 3:
         cappotto = _cappotto(rules, hand, sides)
-    points = _points(rules, sides, card_points, accusi_points, complete, penalty_side)
+    points = _points(rules, sides, taken, accusi_points, complete, penalty_side)
     leader = hand.leader if hand.trick else None
     open_trick = (leader, tuple(card.code for card in hand.trick))
     return HandResult(hand.number, hand.dealer, sides, hand.tricks, open_trick, complete, card_thirds,
-                      last_side, card_points, accusi, accusi_points, points, cappotto, hand.extra.renounces,
+                      last_side, taken, accusi, accusi_points, points, cappotto, hand.extra.renounces,
                       penalty_side, hand.extra.call)
 
 
-def _card_points(rules: Rules, card_thirds: tuple[int, ...], last_side: int | None) -> tuple[int, ...]:
+def card_points(rules: Rules, card_thirds: tuple[int, ...], last_side: int | None) -> tuple[int, ...]:
+    """Whole card points per side from their thirds and the side that took the last trick (``None``: the
+    hand is unfinished, no last trick yet). With two sides ``point`` and ``third`` always agree (the last
+    trick's side gets 11 minus the other side's whole points); with more sides only ``third`` hands out
+    all 11."""
     if last_side is None:
         return tuple(thirds // 3 for thirds in card_thirds)
     with_last = list(card_thirds)

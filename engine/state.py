@@ -156,7 +156,8 @@ class MatchState:
                     drawn_elsewhere |= card_info(card)[0]
             seen = current.played | drawn_elsewhere
             return tuple(card for index, card in enumerate(DECK) if not seen >> index & 1)
-        cards = tuple(card for card in DECK if card in set(hand) and not current.played & card_info(card)[0])
+        held = set(hand)
+        cards = tuple(card for card in DECK if card in held and not current.played & card_info(card)[0])
         if current.trick:
             lead = current.trick[0].suit
             following = tuple(card for card in cards if card.suit == lead)
