@@ -1,0 +1,112 @@
+"""`tressette render RECORD --out CLIP.mp4 --truth TRUTH.jsonl`: film a match as the table camera would.
+
+The clip shows the match's tricks being played on a synthetic table seen from above; the truth file says,
+frame by frame, which card came to rest where (its corners in pixels) and when each trick was picked up
+(docs/renderer.md, `vision.scene.truth`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.events import Draw, Event, Play
+from engine.record import Record
+from engine.score import score_events
+from table.errors import TableError
+from table.record_file import read_record
+from vision.decks import Deck, find_cards_root
+from vision.scene.camera import parse_size
+from vision.scene.difficulty import DIFFICULTIES
+from vision.scene.render import RenderSettings
+from vision.scene.script import MatchScript, script_from_score
+from vision.scene.video import render_clip
+
+DEFAULT_DECK = "napoletane"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "render",
+        help="crea il video sintetico di una partita con la verità / render a match as a table video",
+        description="Filma una partita registrata come la vedrebbe la telecamera sopra il tavolo: "
+                    "un video mp4 e un file JSON Lines con la verità (carte, posizioni, prese).",
+    )
+    parser.add_argument("record", metavar="RECORD", help="file della partita (JSON Lines, RECORD.md)")
+    parser.add_argument("--out", required=True, metavar="CLIP.mp4", help="il video da scrivere (mp4)")
+    parser.add_argument("--truth", required=True, metavar="TRUTH.jsonl",
+                        help="il file della verità da scrivere")
+    parser.add_argument("--deck", default=None, metavar="DIR",
+                        help=f"cartella delle carte (default: {DEFAULT_DECK} in ../shared/cards)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seme: lo stesso seme dà lo stesso video (default 0)")
+    parser.add_argument("--difficulty", default="normal", choices=DIFFICULTIES,
+                        help="realismo (default normal)")
+    parser.add_argument("--fps", type=float, default=10.0, help="fotogrammi al secondo (default 10)")
+    parser.add_argument("--size", default="1280x720", help="1280x720 (default) o 1920x1080")
+    parser.add_argument("--hands", type=int, default=None, metavar="N", help="solo le prime N mani")
+    parser.add_argument("--contact", default=None, metavar="SHEET.png",
+                        help="scrive anche un foglio di provini (alcuni fotogrammi) in PNG")
+    parser.set_defaults(func=run)
+
+
+def resolve_deck_folder(deck: str | None) -> Path:
+    """The deck folder: ``deck`` as a path, or as a style name under the cards root; default napoletane.
+
+    A folder that does not exist is returned as given, so that loading it names it in the error.
+    """
+    root = find_cards_root()
+    if deck is None:
+        if root is None:
+            raise TableError(f"no card artwork found for the default deck {DEFAULT_DECK!r}: "
+                             "pass --deck DIR or set TRESSETTE_CARDS")
+        return root / DEFAULT_DECK
+    if not Path(deck).is_dir() and root is not None and (root / deck).is_dir():
+        return root / deck
+    return Path(deck)
+
+
+def draws_by_position(events: Sequence[Event]) -> list[tuple[int, int, str]]:
+    """Each draw event as (plays before it, seat, card code), to place it after its trick."""
+    plays = 0
+    draws: list[tuple[int, int, str]] = []
+    for event in events:
+        if isinstance(event, Play):
+            plays += 1
+        elif isinstance(event, Draw):
+            draws.append((plays, event.by, event.card.code))
+    return draws
+
+
+def script_of_record(record: Record) -> MatchScript:
+    """The renderer's script of a record: its corrected events scored, plus the draws."""
+    header = record.header
+    events = record.corrected_events()
+    score: dict[str, Any] = score_events(header.rules, header.seats, header.dealer, events).to_json()
+    return script_from_score(score, header.seats, draws_by_position(events), header.rules.dummy)
+
+
+def parse_settings(args: argparse.Namespace) -> RenderSettings:
+    if args.fps <= 0 or args.fps > 60:
+        raise TableError(f"--fps must lie in (0, 60], got {args.fps}")
+    if args.hands is not None and args.hands < 1:
+        raise TableError(f"--hands must be at least 1, got {args.hands}")
+    size = parse_size(args.size)
+    return RenderSettings(seed=args.seed, difficulty=args.difficulty, fps=args.fps, size=size)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render the clip and write the truth; print a one-line summary."""
+    settings = parse_settings(args)
+    deck = Deck.load(resolve_deck_folder(args.deck))
+    script = script_of_record(read_record(args.record)).limited(args.hands)
+    if not script.hands:
+        raise TableError(f"{args.record}: the record has no complete trick to render")
+    summary = render_clip(script, deck, settings, Path(args.out), Path(args.truth),
+                          record_name=Path(args.record).name,
+                          contact_sheet_path=Path(args.contact) if args.contact else None)
+    print(f"{args.out}: {summary.frames} fotogrammi, {summary.seconds:.1f} s, "
+          f"{summary.cards} carte, {summary.tricks} prese; verità in {args.truth}")
+    return 0

@@ -1,0 +1,130 @@
+"""`tressette render`: record in, mp4 + truth out; bad inputs give one clear line and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import cv2
+import pytest
+
+from engine.events import Play
+from engine.record import write_record
+from engine.rules import PRESETS
+from engine.simulate import simulate_match
+from table.cli import main
+from tests.test_render import synthetic_deck
+from vision.scene.truth import read_truth
+
+HEADER = {"tressette": 1, "rules": {"preset": "classic"}, "players": ["Anna", "Bruno", "Carla", "Dario"],
+          "dealer": 3}
+ONE_TRICK = "\n".join([json.dumps(HEADER)] + [json.dumps({"play": code, "by": seat})
+                                              for seat, code in enumerate(["5b", "1b", "9b", "4b"])]) + "\n"
+
+
+@pytest.fixture
+def deck_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    deck = synthetic_deck()
+    for code, face in deck.faces.items():
+        cv2.imwrite(str(folder / f"{code}.png"), face)
+    return folder
+
+
+def run_render(tmp_path: Path, record: Path, *extra: str) -> tuple[int, Path, Path]:
+    out, truth = tmp_path / "clip.mp4", tmp_path / "clip.truth.jsonl"
+    status = main(["render", str(record), "--out", str(out), "--truth", str(truth), *extra])
+    return status, out, truth
+
+
+def test_one_trick_record_renders_a_clip_and_its_truth(tmp_path: Path, deck_dir: Path) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    status, out, truth_path = run_render(tmp_path, record, "--deck", str(deck_dir), "--difficulty", "easy",
+                                         "--fps", "4", "--seed", "9")
+    assert status == 0
+    truth = read_truth(truth_path)
+    assert truth.header["record"] == "one.jsonl" and truth.header["deck"] == "deck"
+    assert truth.header["seed"] == 9 and truth.header["size"] == [1280, 720]
+    rests = [(e["seat"], e["card"]) for e in truth.of_kind("rest")]
+    assert rests == [(0, "5b"), (1, "1b"), (2, "9b"), (3, "4b")]
+    assert [e["winner"] for e in truth.of_kind("pickup")] == [1]
+    video = cv2.VideoCapture(str(out))
+    assert video.isOpened()
+    assert int(video.get(cv2.CAP_PROP_FRAME_COUNT)) == truth.header["frames"]
+    ok, frame = video.read()
+    assert ok and frame.shape == (720, 1280, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["classic", "due", "morto", "cinque"])
+def test_a_simulated_hand_renders_every_card_once_in_play_order(tmp_path: Path, deck_dir: Path,
+                                                                 preset: str) -> None:
+    record = simulate_match(PRESETS[preset], random.Random(4))
+    path = tmp_path / f"{preset}.jsonl"
+    path.write_text(write_record(record))
+    status, _, truth_path = run_render(tmp_path, path, "--deck", str(deck_dir), "--difficulty", "easy",
+                                       "--fps", "2", "--hands", "1")
+    assert status == 0
+    truth = read_truth(truth_path)
+    plays = [(e.by, e.card.code) for e in record.corrected_events() if isinstance(e, Play)][:40]
+    rests = [(e["seat"], e["card"]) for e in truth.of_kind("rest")]
+    assert rests == plays
+    assert len({card for _, card in rests}) == 40
+    if preset == "due":
+        assert len(truth.of_kind("draw")) == 20
+
+
+def test_missing_deck_folder_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    status, _, _ = run_render(tmp_path, record, "--deck", str(tmp_path / "nodeck"))
+    assert status == 2
+    assert "nodeck: no such deck folder" in capsys.readouterr().err
+
+
+def test_incomplete_deck_names_the_missing_card(tmp_path: Path, deck_dir: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (deck_dir / "7d.png").unlink()
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir))
+    assert status == 2
+    assert "no image for card '7d'" in capsys.readouterr().err
+
+
+def test_bad_size_is_refused_before_rendering(tmp_path: Path, deck_dir: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    status, out, _ = run_render(tmp_path, record, "--deck", str(deck_dir), "--size", "800x600")
+    assert status == 2
+    assert "'800x600'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "no such record file"),
+    ("not json at all\n", "one.jsonl:1"),
+    (json.dumps(HEADER) + '\n{"play": "zz", "by": 0}\n', "one.jsonl:2"),
+])
+def test_unreadable_records_are_named(tmp_path: Path, deck_dir: Path, capsys: pytest.CaptureFixture[str],
+                                      content: str | None, message: str) -> None:
+    record = tmp_path / "one.jsonl"
+    if content is not None:
+        record.write_text(content)
+    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir))
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_nonsense_hands_and_fps_are_refused(tmp_path: Path, deck_dir: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    assert run_render(tmp_path, record, "--deck", str(deck_dir), "--hands", "0")[0] == 2
+    assert "--hands" in capsys.readouterr().err
+    assert run_render(tmp_path, record, "--deck", str(deck_dir), "--fps", "0")[0] == 2
+    assert "--fps" in capsys.readouterr().err
