@@ -37,8 +37,11 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "napoletana": "napoletana di {suit}",
         "bongioco": "{count} {ranks}",
         "missing": " (manca {suit})",
-        "hand_points": "Punti della mano: {points}.",
-        "in_cards": "in carte {points}",
+        "card_points": "In carte: {points}.",
+        "hand_points": "Punti della mano: {totals}.",
+        "partners": "In questa mano: {sides}.",
+        "call": "{player} chiama {suit}.",
+        "loser": "Perde {side}.",
         "last_to": "ultima presa {to} {side}",
         "score": "Punteggio: {totals}.",
         "winner": "Vince {side}: {totals}.",
@@ -72,8 +75,11 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "napoletana": "a napoletana of {suit}",
         "bongioco": "{count} {ranks}",
         "missing": " ({suit} missing)",
-        "hand_points": "Points of the hand: {points}.",
-        "in_cards": "{points} in cards",
+        "card_points": "In cards: {points}.",
+        "hand_points": "Points of the hand: {totals}.",
+        "partners": "In this hand: {sides}.",
+        "call": "{player} calls {suit}.",
+        "loser": "{side} loses.",
         "last_to": "last trick {to} {side}",
         "score": "Score: {totals}.",
         "winner": "{side} wins: {totals}.",
@@ -197,22 +203,42 @@ def accuso_line(accuso: Mapping[str, Any], table: Table, lang: Lang = "it") -> s
     return words["accuso"].format(player=table.players[accuso["by"]], what=what, points=points)
 
 
-def hand_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
-    """Each side's points for the hand, with its card points in thirds and who took the last trick."""
+def side_names(sides: Sequence[Sequence[int]], table: Table, lang: Lang = "it") -> tuple[str, ...]:
+    """Seat groups named by their players: ``[[0, 2], [1, 3]]`` -> "Anna e Carla", "Bruno e Dario"."""
+    joiner = _WORDS[lang]["and"]
+    return tuple(joiner.join(table.players[seat] for seat in side) for side in sides)
+
+
+def card_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
+    """What each side of the hand took in cards (thirds, as players say them) and who took the last trick.
+
+    The hand's own ``sides`` (seat groups) name them when the score has them, else the table's sides."""
     words = _WORDS[lang]
-    parts = []
-    card_thirds = hand.get("card_thirds") or []
-    for index, points in enumerate(hand["points"]):
-        part = f"{table.sides[index]} {points}"
-        if index < len(card_thirds):
-            part += f" ({words['in_cards'].format(points=points_text(card_thirds[index], lang))})"
-        parts.append(part)
-    line = words["hand_points"].format(points="; ".join(parts))
+    sides = side_names(hand["sides"], table, lang) if hand.get("sides") else table.sides
+    parts = [f"{sides[index]} {points_text(thirds, lang)}"
+             for index, thirds in enumerate(hand["card_thirds"])]
+    line = words["card_points"].format(points="; ".join(parts))
     last = hand.get("last_trick")
-    if last is not None and last < len(table.sides):
-        side = table.sides[last]
-        line = line[:-1] + ", " + words["last_to"].format(to=_to(side, lang), side=side) + "."
+    if last is not None and last < len(sides):
+        line = line[:-1] + ", " + words["last_to"].format(to=_to(sides[last], lang), side=sides[last]) + "."
     return line
+
+
+def hand_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
+    """What the hand adds to the match score, per side (or per player where each scores alone)."""
+    return _WORDS[lang]["hand_points"].format(totals=totals_text(hand["points"], table))
+
+
+def partners_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str | None:
+    """Where sides change every hand (chiamata, morto): who played with whom in this one."""
+    sides = hand.get("sides")
+    if not sides or table.side_of_seat is None or all(len(side) == 1 for side in sides):
+        return None
+    fixed = [[seat for seat, side in enumerate(table.side_of_seat) if side == index]
+             for index in range(len(table.sides))]
+    if sorted(map(sorted, sides)) == sorted(fixed):
+        return None
+    return _WORDS[lang]["partners"].format(sides=_WORDS[lang]["versus"].join(side_names(sides, table, lang)))
 
 
 def totals_text(totals: Sequence[int], table: Table) -> str:
@@ -248,7 +274,12 @@ def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str
 def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequence[int],
                lang: Lang = "it") -> list[str]:
     """A whole hand: heading, its tricks, its accusi, its points and the running score."""
+    words = _WORDS[lang]
     lines = [hand_heading(number, table.players[hand["dealer"]], lang)]
+    if hand.get("call"):
+        caller = _first_player(hand, table)
+        lines.append("  " + words["call"].format(player=table.players[caller],
+                                                 suit=SUIT_NAMES[lang][hand["call"]]))
     tricks = hand.get("tricks", [])
     is_complete = hand.get("last_trick") is not None
     for index, trick in enumerate(tricks, start=1):
@@ -256,9 +287,22 @@ def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequ
         told = trick_lines(index, trick, table, lang, is_last=is_last)
         lines.extend("  " + line for line in _indent_plays(told))
     lines.extend("  " + accuso_line(accuso, table, lang) for accuso in hand.get("accusi", []))
+    partners = partners_line(hand, table, lang)
+    if partners is not None:
+        lines.append("  " + partners)
+    if hand.get("card_thirds"):
+        lines.append("  " + card_points_line(hand, table, lang))
     lines.append("  " + hand_points_line(hand, table, lang))
     lines.append("  " + score_line(running, table, lang))
     return lines
+
+
+def _first_player(hand: Mapping[str, Any], table: Table) -> int:
+    """Who led the hand's first trick (the caller, in chiamata): the seat after the dealer if unknown."""
+    tricks = hand.get("tricks") or []
+    if tricks:
+        return int(tricks[0]["leader"])
+    return (int(hand["dealer"]) + 1) % len(table.players)
 
 
 def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
@@ -273,6 +317,8 @@ def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
         lines.extend(hand_lines(number, hand, table, running, lang))
     lines.append("")
     lines.append(result_line(report.get("winner"), report["totals"], table, lang))
+    if report.get("loser") is not None:
+        lines.append(words["loser"].format(side=table.sides[report["loser"]]))
     flags = report.get("flags", [])
     if flags:
         lines.append(words["flags"])

@@ -8,9 +8,11 @@ from engine.cards import parse_card
 from table.replay_text import (
     Table,
     accuso_line,
+    card_points_line,
     hand_lines,
     hand_points_line,
     match_text,
+    partners_line,
     points_text,
     rank_with_article,
     result_line,
@@ -96,12 +98,26 @@ def test_accusi_lines(table: Table) -> None:
         "Carla declares four Twos: 4 points."
 
 
-def test_hand_points_name_the_sides_and_the_last_trick(table: Table) -> None:
+def test_card_points_and_hand_points_name_the_sides_and_the_last_trick(table: Table) -> None:
     hand = {"dealer": 3, "tricks": [], "card_thirds": [17, 15], "last_trick": 0, "accusi": [],
             "points": [6, 5]}
-    assert hand_points_line(hand, table) == (
-        "Punti della mano: Anna e Carla 6 (in carte 5 e 2/3); "
-        "Bruno e Dario 5 (in carte 5 punti), ultima presa ad Anna e Carla.")
+    assert card_points_line(hand, table) == \
+        "In carte: Anna e Carla 5 e 2/3; Bruno e Dario 5 punti, ultima presa ad Anna e Carla."
+    assert hand_points_line(hand, table) == "Punti della mano: Anna e Carla 6, Bruno e Dario 5."
+
+
+def test_hands_with_changing_sides_say_who_played_with_whom() -> None:
+    alone = Table.each_alone(PLAYERS)
+    hand = {"dealer": 0, "call": "s", "sides": [[1, 2], [0, 3]], "card_thirds": [20, 12], "last_trick": 1,
+            "tricks": [{"leader": 1, "cards": ["3s", "4s", "5s", "6s"], "winner": 1}], "accusi": [],
+            "points": [-1, 1, 1, -1]}
+    lines = hand_lines(3, hand, alone, [0, 2, 2, -4])
+    assert lines[1] == "  Bruno chiama spade."
+    assert "  In questa mano: Bruno e Carla contro Anna e Dario." in lines
+    assert "  In carte: Bruno e Carla 6 e 2/3; Anna e Dario 4 punti, ultima presa ad Anna e Dario." in lines
+    assert lines[-2:] == ["  Punti della mano: Anna -1, Bruno 1, Carla 1, Dario -1.",
+                          "  Punteggio: Anna 0, Bruno 2, Carla 2, Dario -4."]
+    assert partners_line({"sides": [[0, 2], [1, 3]]}, Table.with_sides(PLAYERS, SIDES)) is None
 
 
 def test_result_line_singular_plural_and_open(table: Table) -> None:

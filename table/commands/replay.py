@@ -1,0 +1,53 @@
+"""`tressette replay RECORD [--lang it|en]`: the match told trick by trick, for people."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.cards import Lang
+from engine.record import Record
+from engine.rules import Rules
+from table.commands.score import score_json
+from table.record_file import read_record
+from table.replay_text import Table, match_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "replay",
+        help="racconta la partita presa per presa",
+        description="Racconta una partita registrata presa per presa: chi apre, cosa si gioca, chi prende "
+                    "e perché, i punti, gli accusi, il punteggio e chi vince.",
+    )
+    parser.add_argument("record", metavar="RECORD",
+                        help="il file della partita (JSON Lines); - legge lo standard input")
+    add_language_option(parser)
+    parser.add_argument("--lenient", action="store_true",
+                        help="salta le righe illeggibili e gli eventi impossibili e li segnala alla fine")
+    parser.set_defaults(func=run)
+
+
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=("it", "en"), default="it",
+                        help="lingua del racconto: it (predefinita) o en")
+
+
+def run(args: argparse.Namespace) -> int:
+    record = read_record(args.record, lenient=args.lenient)
+    print(replay_text(record, lang=args.lang, lenient=args.lenient), end="")
+    return 0
+
+
+def replay_text(record: Record, *, lang: Lang = "it", lenient: bool = False) -> str:
+    """The whole match told from the record's score (strict unless ``lenient``)."""
+    report = score_json(record, lenient=lenient, lang=lang)
+    table = table_for(record.header.rules, record.header.players, lang)
+    return match_text(report, table, lang, target=record.header.rules.target)
+
+
+def table_for(rules: Rules, players: tuple[str, ...], lang: Lang = "it") -> Table:
+    """Name what the score's points are indexed by: the fixed sides, or each player where each scores
+    alone (and where sides change every hand: chiamata, morto)."""
+    if rules.scoring == "points" and isinstance(rules.sides, tuple):
+        return Table.with_sides(players, rules.sides, lang)
+    return Table.each_alone(players)

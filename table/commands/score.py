@@ -1,0 +1,92 @@
+"""`tressette score RECORD [--lenient]`: the score of a game record, as the JSON object of RECORD.md.
+
+Strict by default: a malformed line or an event that cannot happen (a card played twice, a play out of
+turn) ends with one line naming the file and the line, and nothing on standard output. ``--lenient``
+skips both and lists them in ``flags`` (python-chess style: collect the errors, lose nothing else).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from engine.cards import Lang
+from engine.flags import ILLEGAL_EVENT
+from engine.record import Record, RecordError
+from engine.score import ScoreReport, score_events
+from table.record_file import read_record
+
+UNREADABLE_LINE = "unreadable_line"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "score",
+        help="stampa il punteggio di una partita registrata, in JSON",
+        description="Stampa il punteggio di un file di partita (RECORD.md) come un oggetto JSON.",
+    )
+    parser.add_argument("record", metavar="RECORD",
+                        help="il file della partita (JSON Lines); - legge lo standard input")
+    parser.add_argument("--lenient", action="store_true",
+                        help="salta le righe illeggibili e gli eventi impossibili e li elenca in flags")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the score object; every error is raised before anything is printed."""
+    record = read_record(args.record, lenient=args.lenient)
+    print(format_score(score_json(record, lenient=args.lenient)))
+    return 0
+
+
+def format_score(report: dict[str, Any]) -> str:
+    """The score object as JSON for people: indented, but anything short (a trick, a list of points)
+    on one line, as RECORD.md shows it. ``json.loads`` of the text gives the object back."""
+    return _format(report, 0)
+
+
+_INLINE_WIDTH = 100
+
+
+def _format(value: Any, depth: int) -> str:
+    compact = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or not value or len(compact) + 2 * depth <= _INLINE_WIDTH:
+        return compact
+    inner = "  " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(key, ensure_ascii=False)}: {_format(item, depth + 1)}"
+                 for key, item in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    items = [inner + _format(item, depth + 1) for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
+
+
+def score_record(record: Record, *, lenient: bool = False) -> ScoreReport:
+    """Score the record's corrected events. Strict: the first impossible event raises RecordError naming
+    the record's file and line; lenient: it is skipped and flagged."""
+    header = record.header
+    events = record.corrected_events()
+    report = score_events(header.rules, header.seats, header.dealer, events, lenient=True)
+    if not lenient:
+        first = next((flag for flag in report.flags if flag.kind == ILLEGAL_EVENT), None)
+        if first is not None:
+            event = next(event for event in events if event.meta.number == first.event)
+            problem = str(first.params.get("error", ""))
+            prefix = event.meta.where() + ": "
+            problem = problem.removeprefix(prefix)
+            line = event.meta.line or 0
+            raise RecordError(record.name, line, f"event {first.event}: {problem}", first.event)
+    return report
+
+
+def score_json(record: Record, *, lenient: bool = False, lang: Lang = "it") -> dict[str, Any]:
+    """RECORD.md's score object; with ``lenient``, the lines the reader skipped are flags too
+    (kind ``unreadable_line``, in event order with the others). Flag messages in ``lang``."""
+    report = score_record(record, lenient=lenient).to_json(lang)
+    if record.errors:
+        line_word = "riga" if lang == "it" else "line"
+        unreadable = [{"event": error.event, "kind": UNREADABLE_LINE, "by": None,
+                       "message": f"{line_word} {error.line}: {error.problem}"} for error in record.errors]
+        report["flags"] = sorted([*report["flags"], *unreadable], key=lambda flag: flag["event"] or 0)
+    return report

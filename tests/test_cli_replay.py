@@ -1,0 +1,124 @@
+"""`tressette replay` and `tressette demo`: the match told for people, in Italian and English."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table.cli import main
+from tests.test_cli_score import HAND_ONE, HAND_TWO, HEADER, plays
+
+DEMO = Path(__file__).resolve().parent.parent / "table" / "data" / "demo.jsonl"
+
+
+def write(tmp_path: Path, lines: list[str], header: str = HEADER) -> Path:
+    path = tmp_path / "partita.jsonl"
+    path.write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_replay_in_italian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "replay", str(write(tmp_path, plays(HAND_ONE) + plays(HAND_TWO))))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[:3] == ["Replay della partita: Anna, Bruno, Carla, Dario.",
+                         "Squadre: Anna e Carla contro Bruno e Dario.", "Si gioca a 21."]
+    assert "Mano 1: dà le carte Dario." in lines
+    assert lines[lines.index("Mano 1: dà le carte Dario.") + 1:][:8] == [
+        "  Presa 1: apre Anna.",
+        "    Anna: Quattro di coppe",
+        "    Bruno: Tre di coppe",
+        "    Carla: Quattro di spade — Carla non risponde a coppe",
+        "    Dario: Quattro di bastoni — Dario non risponde a coppe",
+        "    Prende Bruno: il Tre è la carta più alta di coppe.",
+        "    La presa vale 1/3.",
+        "  Presa 2: apre Bruno.",
+    ]
+    assert "  Presa 10, l'ultima: apre Anna." in lines
+    assert "  In carte: Anna e Carla 8 e 2/3; Bruno e Dario 2 punti, ultima presa ad Anna e Carla." in lines
+    assert "  Punti della mano: Anna e Carla 9, Bruno e Dario 2." in lines
+    assert "Mano 2: dà le carte Anna." in lines
+    assert lines[-1] == "La partita non è finita: Anna e Carla 10, Bruno e Dario 2."
+
+
+def test_replay_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "replay", str(write(tmp_path, plays(HAND_ONE))), "--lang", "en")
+    assert status == 0
+    assert "Hand 1: Dario deals." in out
+    assert "    Bruno: Three of cups\n" in out
+    assert "    Bruno takes it: the Three is the highest card of cups.\n" in out
+    assert "  Points of the hand: Anna and Carla 9, Bruno and Dario 2.\n" in out
+
+
+def test_replay_tells_accusi_and_the_winner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # With accusi mandatory, each player is seen to hold a napoletana (Anna denari, Bruno coppe, Carla spade,
+    # Dario bastoni): 3 points each, so 9 + 6 = 15 against 2 + 6 = 8, and 15 reaches the target of 12.
+    header = HEADER.replace('{"preset": "classic"}', '{"preset": "accuso", "target": 12}')
+    status, out, _ = run(capsys, "replay", str(write(tmp_path, plays(HAND_ONE), header)))
+    assert status == 0
+    assert "  Accuso di Anna: napoletana di denari, 3 punti.\n" in out
+    assert "  Accuso di Bruno: napoletana di coppe, 3 punti.\n" in out
+    assert "  Punti della mano: Anna e Carla 15, Bruno e Dario 8.\n" in out
+    assert out.splitlines()[-1] == "Vincono Anna e Carla: Anna e Carla 15, Bruno e Dario 8."
+
+
+def test_replay_of_a_match_where_each_scores_alone(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    main(["simulate", "--preset", "chiamata", "--seed", "4", "--rule", "target=3",
+          "--out", str(tmp_path / "chiamata.jsonl")])
+    status, out, _ = run(capsys, "replay", str(tmp_path / "chiamata.jsonl"))
+    assert status == 0
+    assert "Ognuno gioca per sé." in out
+    assert " chiama " in out
+    assert "In questa mano: " in out
+    assert out.splitlines()[-1].startswith("Vince ")
+
+
+def test_replay_of_a_malformed_record_fails_with_the_line(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "replay", str(write(tmp_path, [json.dumps({"play": "4c"})])))
+    assert (status, out) == (2, "")
+    assert "partita.jsonl:2:" in err
+
+
+def test_demo_tells_the_bundled_match_in_italian(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "demo")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("Tressette Table, dimostrazione:")
+    assert "Mano 1: dà le carte Dario." in lines
+    assert lines[-1] == "Vincono Bruno e Dario: Anna e Carla 21, Bruno e Dario 23."
+
+
+def test_no_arguments_runs_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    assert capsys.readouterr().out.startswith("Tressette Table, dimostrazione:")
+
+
+def test_the_demo_record_is_a_complete_classic_match_with_timestamps() -> None:
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["players"] == ["Anna", "Bruno", "Carla", "Dario"]
+    assert header["rules"] == {"preset": "classic"}
+    events = [json.loads(line) for line in lines[1:]]
+    assert all("t" in event for event in events)
+    assert len(events) == 160
+
+
+def test_the_installed_script_runs_the_demo() -> None:
+    script = Path(sys.executable).parent / "tressette"
+    done = subprocess.run([str(script), "demo", "--lang", "en"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Tressette Table demo: the bundled example match")
+    assert "Bruno and Dario win" in done.stdout
