@@ -200,10 +200,15 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
 
 def _lead_by_anyone(hand: Hand, card: Card, by: int, seats: int, meta: Meta) -> Hand:
     """A play by a seat whose turn it is not: allowed only as the first lead with ``four_of_denari``."""
+    text = f"play {card.code} by {by}"
     if hand.turn is not None:
-        raise illegal(meta, f"play {card.code} by {by}", hand, f"it is seat {hand.turn}'s turn")
-    if hand.first is not None or hand.played or hand.extra.pending:
-        raise illegal(meta, f"play {card.code} by {by}", hand, "no card can be played now")
+        raise illegal(meta, text, hand, f"it is seat {hand.turn}'s turn")
+    if hand.extra.pending:
+        raise illegal(meta, text, hand, f"seat {hand.extra.pending[0]} must draw first")
+    if hand.first is not None and not hand.played:
+        raise illegal(meta, text, hand, f"seat {hand.first} must call a suit first")
+    if hand.first is not None or hand.played:
+        raise illegal(meta, text, hand, "no card can be played now")
     return hand._replace(first=by, leader=by, turn=by)
 
 
