@@ -23,6 +23,7 @@ a few milliseconds whatever the frame size.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -252,8 +253,8 @@ class _Capsule:
 
 @dataclass(frozen=True)
 class _Geometry:
-    forearm: _Capsule
-    sleeve: _Capsule | None
+    forearm: tuple[_Capsule, ...]     # wrist to mid-forearm, mid-forearm to the table edge
+    sleeve: _Capsule | None           # from the table edge to the cuff (its ``end``)
     palm: np.ndarray              # convex polygon (k, 2)
     fingers: tuple[_Capsule, ...]
     thumb: _Capsule
@@ -263,7 +264,7 @@ class _Geometry:
 
     @property
     def capsules(self) -> tuple[_Capsule, ...]:
-        return (self.forearm, *self.fingers, self.thumb)
+        return (*self.forearm, *self.fingers, self.thumb)
 
 
 def _unit(angle_rad: float) -> np.ndarray:
@@ -281,19 +282,27 @@ def _arm_geometry(pose: ArmPose, look: Look) -> _Geometry:
     v = np.array([-u[1], u[0]])            # across the knuckles
     side = 1.0 if look.is_right_handed else -1.0   # a right hand's thumb is on the -v side
     wrist = hand - u * 0.55 * s
-    # The forearm starts a little outside the table edge so it never ends in mid-air.
+    # The forearm starts a little outside the table edge so it never ends in mid-air. It is slim at
+    # the wrist (about 5.5 cm) and widens to about 8.5 cm two hand-widths up, then stays so.
     back = entry - _unit(arm_angle) * 0.6 * s
-    forearm = _Capsule(back, wrist, 0.62 * s, 0.4 * s)
+    arm_length = float(np.hypot(*(back - wrist))) or 1.0
+    towards_elbow = (back - wrist) / arm_length
+    mid = wrist + towards_elbow * min(2.0 * s, arm_length)
+    mid_radius = 0.33 * s + 0.17 * s * min(1.0, arm_length / (2.0 * s))
+    forearm = (_Capsule(wrist, mid, 0.33 * s, mid_radius), _Capsule(mid, back, mid_radius, 0.5 * s))
     sleeve = None
-    if look.sleeve_reach > 0:
-        cuff = back + (wrist - back) * look.sleeve_reach
-        sleeve = _Capsule(back, cuff, 0.72 * s, 0.72 * s - 0.2 * s * look.sleeve_reach)
+    # A sleeve ends where it ends on the arm (rolled up or down to the wrist), wherever the table edge is.
+    cuff_distance = (1.0 - look.sleeve_reach) * 3.0 * s
+    if look.sleeve_reach > 0 and cuff_distance < arm_length:
+        cuff = wrist + towards_elbow * cuff_distance
+        cuff_radius = 0.46 * s + 0.1 * s * min(1.0, cuff_distance / (2.0 * s))
+        sleeve = _Capsule(back, cuff, 0.62 * s, cuff_radius)
     knuckles = hand + u * 0.42 * s
-    palm = np.array([
-        wrist - v * 0.4 * s, wrist + v * 0.4 * s,
-        hand + v * 0.5 * s, knuckles + v * 0.47 * s, knuckles + u * 0.06 * s - v * 0.02 * s,
-        knuckles - v * 0.5 * s, hand - v * 0.52 * s,
-    ])
+    # The back of the hand: slim at the wrist, widest just behind the knuckles, gently rounded.
+    outline = ((-0.55, 0.33), (-0.35, 0.42), (-0.12, 0.49), (0.12, 0.52), (0.32, 0.5), (0.44, 0.44))
+    right_side = [hand + u * along * s + v * half * s for along, half in outline]
+    left_side = [hand + u * along * s - v * half * s for along, half in reversed(outline)]
+    palm = np.array([*right_side, knuckles + u * 0.06 * s, *left_side])
     spread = {"flat": 4.0, "open": 14.0, "holding": 2.0}[pose.grip]
     curl = 0.55 if pose.grip == "holding" else 1.0
     fingers = []
@@ -313,7 +322,8 @@ def _arm_geometry(pose: ArmPose, look: Look) -> _Geometry:
     else:
         thumb_angle = hand_angle - side * math.radians(45.0 if pose.grip == "open" else 28.0)
         thumb = _Capsule(thumb_base, thumb_base + _unit(thumb_angle) * 0.62 * s, 0.15 * s, 0.12 * s)
-    points = [back - v * 0.75 * s, back + v * 0.75 * s, wrist, *palm]
+    normal = np.array([-towards_elbow[1], towards_elbow[0]])
+    points = [back - normal * 0.7 * s, back + normal * 0.7 * s, wrist, *palm]
     points += [c.end + d * c.end_radius for c in (*fingers, thumb) for d in (u, -u, v, -v)]
     return _Geometry(forearm, sleeve, palm, tuple(fingers), thumb, pose.grip == "holding",
                      card_corners, np.asarray(points))
@@ -399,7 +409,7 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
     s = float(pose.scale)
     fingers = geometry.fingers
     hand_parts = (*fingers,) if geometry.thumb_under_card else (*fingers, geometry.thumb)
-    skin = _coverage(size, (geometry.forearm, *hand_parts), origin, (geometry.palm,))
+    skin = _coverage(size, (*geometry.forearm, *hand_parts), origin, (geometry.palm,))
     thumb = _coverage(size, (geometry.thumb,), origin) if geometry.thumb_under_card else None
     sleeve = _coverage(size, (geometry.sleeve,), origin) if geometry.sleeve is not None else None
     # Creases: the outlines of fingers and thumb, so a closed hand still reads as fingers.
@@ -417,26 +427,31 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
     nails_over = nails * (skin > 0.5) if thumb is not None else nails
     total = skin if sleeve is None else np.maximum(skin, sleeve)
     shading = _shading(total, s)
-    colour = _colour(look, size, skin, sleeve, creases, nails_over, shading, s)
+    cloth = _cloth(geometry.sleeve, origin, size, s) if geometry.sleeve is not None else None
+    texture = _skin_texture(size, origin, np.asarray(pose.hand))
+    colour = _colour(look, skin, sleeve, cloth, creases, nails_over, shading * texture, s)
     over = Layer(x0, y0, cv2.convertScaleAbs(colour), total)
     if thumb is None:
         empty = Layer(x0, y0, np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.float32))
         return over, empty
     thumb_shading = _shading(thumb, s)
     thumb_nails = nails * (thumb > 0.5)
-    thumb_colour = _colour(look, size, thumb, None, np.zeros(size, np.float32), thumb_nails, thumb_shading, s)
+    thumb_colour = _colour(look, thumb, None, None, np.zeros(size, np.float32), thumb_nails,
+                           thumb_shading * texture, s)
     return over, Layer(x0, y0, cv2.convertScaleAbs(thumb_colour), thumb)
 
 
 def _shading(coverage: np.ndarray, s: float) -> np.ndarray:
     """Lambert shading of the arm's rounded relief: the height is the blurred silhouette."""
-    height = soft_blur(coverage, max(0.8, 0.13 * s)) * np.float32(0.35 * s)
+    # Two scales of rounding: fingers and edges (narrow), the forearm's and palm's bulk (wide).
+    height = (soft_blur(coverage, max(0.8, 0.12 * s)) * np.float32(0.16 * s)
+              + soft_blur(coverage, max(1.0, 0.4 * s)) * np.float32(0.3 * s))
     grad_x = cv2.Sobel(height, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     grad_y = cv2.Sobel(height, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     light = LIGHT_DIRECTION / np.linalg.norm(LIGHT_DIRECTION)
     norm = cv2.sqrt(grad_x * grad_x + grad_y * grad_y + 1.0)
     lambert = (light[2] - grad_x * light[0] - grad_y * light[1]) / norm
-    return 0.38 + 0.7 * np.clip(lambert, 0.0, 1.0)
+    return 0.45 + 0.62 * np.clip(lambert, 0.0, 1.0)
 
 
 def soft_blur(image: np.ndarray, sigma: float) -> np.ndarray:
@@ -451,36 +466,60 @@ def soft_blur(image: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
-def _colour(look: Look, size: tuple[int, int], skin: np.ndarray, sleeve: np.ndarray | None,
-            creases: np.ndarray, nails: np.ndarray, shading: np.ndarray, s: float) -> np.ndarray:
-    """Per-pixel BGR: skin with paler nails, the sleeve's cloth over it, all times the shading.
+def _colour(look: Look, skin: np.ndarray, sleeve: np.ndarray | None, cloth: np.ndarray | None,
+            creases: np.ndarray, nails: np.ndarray, light: np.ndarray, s: float) -> np.ndarray:
+    """Per-pixel BGR: skin with paler nails, the sleeve's cloth over it, all times the light.
 
     Written as three weight planes mixed by one 3x3 colour matrix (``cv2.transform``), which is
-    several times faster than blending (h, w, 3) arrays.
+    several times faster than blending (h, w, 3) arrays. ``cloth`` is the sleeve's own brightness
+    (wrinkles, hem), 1 where plain.
     """
     skin_bgr = np.asarray(look.skin_bgr, np.float32)
     nail_bgr = np.clip(skin_bgr * np.float32([1.08, 1.05, 1.02]) + np.float32([18, 20, 22]), 0, 255)
-    light = shading * (1.0 - 0.35 * creases)
-    if sleeve is None:
-        skin_weight, cloth_weight = light, np.zeros(size, np.float32)
+    light = light * (1.0 - 0.35 * creases)
+    if sleeve is None or cloth is None:
+        skin_weight, cloth_weight = light, np.zeros_like(light)
     else:
-        cuff = sleeve - cv2.erode(sleeve, np.ones((3, 3), np.uint8), iterations=max(1, round(0.04 * s)))
-        light = light * (1.0 - 0.25 * np.clip(cuff, 0, 1))
         skin_weight = (1.0 - sleeve) * light
-        cloth_weight = sleeve * light * (1.0 + 0.05 * _fabric(size, s))
+        cloth_weight = sleeve * light * cloth
     planes = cv2.merge([skin_weight, nails * skin_weight, cloth_weight])
     sleeve_bgr = np.asarray(look.sleeve_bgr, np.float32)
     mixing = np.stack([skin_bgr, nail_bgr - skin_bgr, sleeve_bgr], axis=1)
     return cv2.transform(planes, mixing)
 
 
-def _fabric(size: tuple[int, int], s: float) -> np.ndarray:
-    """Folds of a sleeve: smooth wrinkles a fraction of the arm's width, deterministic in the box size."""
-    period = max(3.0, 0.35 * s)
-    xs = np.arange(size[1], dtype=np.float32)[None, :]
-    ys = np.arange(size[0], dtype=np.float32)[:, None]
-    return np.sin((xs * 0.8 + ys * 0.6) * np.float32(2 * np.pi / period)) * np.sin(
-        (xs * 0.3 - ys * 0.9) * np.float32(1 / (1.7 * period)))
+def _cloth(sleeve: _Capsule, origin: np.ndarray, size: tuple[int, int], s: float) -> np.ndarray:
+    """Brightness of a sleeve: wrinkles across the arm, bunched near the cuff, and a darker hem."""
+    axis = sleeve.start - sleeve.end                      # from the cuff up the arm
+    axis /= max(float(np.hypot(*axis)), 1e-6)
+    xs = np.arange(size[1], dtype=np.float32)[None, :] + np.float32(origin[0] - sleeve.end[0])
+    ys = np.arange(size[0], dtype=np.float32)[:, None] + np.float32(origin[1] - sleeve.end[1])
+    along = xs * np.float32(axis[0]) + ys * np.float32(axis[1])      # distance up from the cuff
+    across = ys * np.float32(axis[0]) - xs * np.float32(axis[1])
+    bend = np.sin(across * np.float32(2 * np.pi / (1.3 * s))) * np.float32(1.4)
+    wrinkles = np.sin(along * np.float32(2 * np.pi / (0.42 * s)) + bend)
+    bunching = np.exp(-np.maximum(along, 0) * np.float32(1.0 / (1.2 * s)))
+    cloth = 1.0 + np.float32(0.05) * wrinkles * (np.float32(0.35) + bunching)
+    hem = (along < np.float32(0.1 * s)).astype(np.float32)
+    return cloth * (1.0 - np.float32(0.14) * hem)
+
+
+@functools.cache
+def _skin_tile() -> np.ndarray:
+    """A seamless 256x256 tile of soft noise around 1 (a fixed pattern, the same in every run)."""
+    noise = np.random.default_rng(20240229).standard_normal((256, 256)).astype(np.float32)
+    padded = np.pad(noise, 8, mode="wrap")
+    blurred = cv2.GaussianBlur(padded, (0, 0), 2.2)[8:-8, 8:-8]
+    return 1.0 + 0.012 * blurred / float(blurred.std())
+
+
+def _skin_texture(size: tuple[int, int], origin: np.ndarray, anchor: np.ndarray) -> np.ndarray:
+    """Faint mottling of skin (about 1 %), fixed to the hand so it moves with it."""
+    tile = _skin_tile()
+    shift_x = int(origin[0] - anchor[0]) % tile.shape[1]
+    shift_y = int(origin[1] - anchor[1]) % tile.shape[0]
+    reps = (size[0] // tile.shape[0] + 2, size[1] // tile.shape[1] + 2)
+    return np.tile(tile, reps)[shift_y:shift_y + size[0], shift_x:shift_x + size[1]]
 
 
 def _motion_blurred(layer: Layer, blur: tuple[float, float]) -> Layer:

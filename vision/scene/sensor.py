@@ -39,6 +39,7 @@ from vision.photometric import jpeg as jpeg_round_trip
 from vision.photometric import motion_blur as photometric_motion_blur
 
 NOISE_BANK_PAD = 48
+LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
 class SensorError(VisionError):
@@ -102,7 +103,7 @@ class SensorSettings:
     @classmethod
     def hard(cls) -> SensorSettings:
         """A dim kitchen: candle-warm to daylight, strong LED flicker, a noisy sensor, a compressed stream."""
-        return cls(light_kelvin=(1900.0, 6500.0), awb_correction=(0.2, 0.8), kelvin_drift=300.0,
+        return cls(light_kelvin=(1900.0, 6500.0), awb_correction=(0.45, 0.85), kelvin_drift=300.0,
                    mains_drift_hz=0.1, flicker_depth=(0.15, 0.45), exposure_s=(1 / 250, 1 / 60),
                    auto_exposure=1.0, vignette=(0.25, 0.55), noise_sigma=(2.0, 6.0), noise_shot=(0.3, 0.9),
                    contrast=(0.85, 1.25), jpeg_quality=(35, 75))
@@ -141,12 +142,9 @@ def kelvin_to_bgr(kelvin: float) -> np.ndarray:
         green = 99.4708025861 * math.log(t) - 161.1195681661
     else:
         green = 288.1221695283 * (t - 60) ** -0.0755148492
-    if t >= 66:
-        blue = 255.0
-    elif t <= 19:
-        blue = 0.0
-    else:
-        blue = 138.5177312231 * math.log(t - 10) - 305.0447927307
+    # The fit reaches 0 at 1900 K; candle light still has a little blue, so it stops at 2000 K.
+    blue_fit = max(138.5177312231 * math.log(max(t, 20.0) - 10) - 305.0447927307, 0.0)
+    blue = 255.0 if t >= 66 else blue_fit
     rgb = np.clip(np.array([blue, green, red], np.float64), 1.0, 255.0)
     return rgb / rgb[1]
 
@@ -158,7 +156,9 @@ def white_balance_gains(kelvin: float, awb_correction: float, reference_kelvin: 
     """
     cast = kelvin_to_bgr(kelvin) / kelvin_to_bgr(reference_kelvin)
     residual = cast ** (1.0 - awb_correction)
-    return (residual / residual.mean()).astype(np.float32)
+    # Keep the brightness (Rec. 601 luma) as it was: exposure, not white balance, sets it.
+    luma = float(np.dot(residual, LUMA_BGR))
+    return (residual / luma).astype(np.float32)
 
 
 def flicker_beat_hz(light_hz: float, fps: float) -> float:

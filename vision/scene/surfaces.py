@@ -261,7 +261,8 @@ def _paint_stripes(kind: str, width: int, height: int, rng: np.random.Generator)
     picks = rng.choice(len(CLOTH_COLOURS_BGR), size=2, replace=False)
     colours = [light] + [_jitter_colour(rng, CLOTH_COLOURS_BGR[int(p)], 0.08) for p in picks]
     widths = rng.uniform(6, 40, int(rng.integers(4, 8))) * scale
-    sequence = rng.integers(0, len(colours), widths.size)
+    # Light ground between coloured bands: every other band is a colour, never the ground.
+    sequence = rng.integers(1, len(colours), widths.size)
     sequence[::2] = 0
     xx, yy = _warped_grid(rng, width, height, scale)
     angle = math.radians(float(rng.choice([0.0, 90.0, 45.0, 0.0])))
