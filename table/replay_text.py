@@ -15,7 +15,7 @@ from engine.cards import RANK_NAMES, SUIT_NAMES, Card, Lang, parse_card
 
 LAST_TRICK_THIRDS = 3
 
-_WORDS: dict[Lang, dict[str, str]] = {
+_WORDS: dict[Lang, dict[str, Any]] = {
     "it": {
         "intro": "Replay della partita: {players}.",
         "sides": "Squadre: {sides}.",
@@ -42,6 +42,15 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "partners": "In questa mano: {sides}.",
         "call": "{player} chiama {suit}.",
         "loser": "Perde {side}.",
+        "draws": "{player} pesca {card}.",
+        "claims": "{side} si chiama fuori.",
+        "claim": "{side} si chiamano fuori.",
+        "open_trick": "Presa {number}, in corso: apre {leader}.",
+        "cappotto": "{kind} di {side}!",
+        "why": {"claim": "si sono chiamati fuori con i punti giusti",
+                "wrong_claim": "gli avversari si sono chiamati fuori senza avere i punti",
+                "cappotto": "per cappotto", "stramazzo": "per stramazzo", "cappottone": "per cappottone",
+                "stramazzone": "per stramazzone"},
         "last_to": "ultima presa {to} {side}",
         "score": "Punteggio: {totals}.",
         "winner": "Vince {side}: {totals}.",
@@ -80,6 +89,14 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "partners": "In this hand: {sides}.",
         "call": "{player} calls {suit}.",
         "loser": "{side} loses.",
+        "draws": "{player} draws {card}.",
+        "claims": "{side} claims the target.",
+        "claim": "{side} claim the target.",
+        "open_trick": "Trick {number}, in play: {leader} leads.",
+        "cappotto": "{kind} for {side}!",
+        "why": {"claim": "they claimed the target with the points", "wrong_claim":
+                "the other side claimed without the points", "cappotto": "by cappotto",
+                "stramazzo": "by stramazzo", "cappottone": "by cappottone", "stramazzone": "by stramazzone"},
         "last_to": "last trick {to} {side}",
         "score": "Score: {totals}.",
         "winner": "{side} wins: {totals}.",
@@ -249,14 +266,21 @@ def score_line(totals: Sequence[int], table: Table, lang: Lang = "it") -> str:
     return _WORDS[lang]["score"].format(totals=totals_text(totals, table))
 
 
-def result_line(winner: int | None, totals: Sequence[int], table: Table, lang: Lang = "it") -> str:
-    """``Vincono Anna e Carla: ...`` (plural for a side of several), or the match is still open."""
+def result_line(winner: int | None, totals: Sequence[int], table: Table, lang: Lang = "it",
+                reason: str | None = None) -> str:
+    """``Vincono Anna e Carla: ...`` (plural for a side of several), with how they won when it was not
+    simply the target (a claim, a cappotto...), or that the match is still open."""
     words = _WORDS[lang]
     if winner is None:
         return words["open"].format(totals=totals_text(totals, table))
-    plural = table.side_of_seat is not None and table.side_of_seat.count(winner) > 1
-    return words["winners" if plural else "winner"].format(side=table.sides[winner],
-                                                           totals=totals_text(totals, table))
+    key = "winners" if _is_plural(winner, table) else "winner"
+    line = words[key].format(side=table.sides[winner], totals=totals_text(totals, table))
+    why = words["why"].get(reason or "")
+    return f"{line[:-1]} ({why})." if why else line
+
+
+def _is_plural(side: int, table: Table) -> bool:
+    return table.side_of_seat is not None and table.side_of_seat.count(side) > 1
 
 
 def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str]:
@@ -271,10 +295,55 @@ def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str
     return lines
 
 
-def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequence[int],
-               lang: Lang = "it") -> list[str]:
-    """A whole hand: heading, its tricks, its accusi, its points and the running score."""
+Notes = Mapping[int, Sequence[str]]
+"""Lines told between tricks (draws, claims), by the number of tricks of the hand done before them."""
+
+
+def draw_line(seat: int, code: str, table: Table, lang: Lang = "it") -> str:
+    """``Anna pesca il Sette di denari.`` / ``Anna draws the Seven of coins.``"""
+    card = parse_card(code)
+    joiner = " di " if lang == "it" else " of "
+    named = f"{rank_with_article(card, lang)}{joiner}{SUIT_NAMES[lang][card.suit]}"
+    return _WORDS[lang]["draws"].format(player=table.players[seat], card=named)
+
+
+def claim_line(side: int, table: Table, lang: Lang = "it") -> str:
+    """``Anna e Carla si chiamano fuori.`` (a side claims the target during play)."""
+    key = "claim" if _is_plural(side, table) else "claims"
+    return _WORDS[lang][key].format(side=table.sides[side])
+
+
+def cappotto_line(cappotto: Mapping[str, Any], hand: Mapping[str, Any], table: Table,
+                  lang: Lang = "it") -> str:
+    """The cappotto (or stramazzo, cappottone, stramazzone), always announced: who made it."""
+    seat = cappotto.get("seat")
+    if seat is not None:
+        who = table.players[seat]
+    else:
+        sides = side_names(hand["sides"], table, lang) if hand.get("sides") else table.sides
+        who = sides[cappotto["side"]]
+    return _WORDS[lang]["cappotto"].format(kind=str(cappotto["kind"]).capitalize(), side=who)
+
+
+def open_trick_lines(number: int, open_trick: Mapping[str, Any], table: Table,
+                     lang: Lang = "it") -> list[str]:
+    """The trick still on the table when the record ends: who led and what is down so far."""
     words = _WORDS[lang]
+    leader = open_trick["leader"]
+    lines = [words["open_trick"].format(number=number, leader=table.players[leader])]
+    for offset, code in enumerate(open_trick["cards"]):
+        seat = (leader + offset) % len(table.players)
+        name = parse_card(code).name(lang)
+        lines.append("  " + words["played"].format(player=table.players[seat], card=name))
+    return lines
+
+
+def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequence[int],
+               lang: Lang = "it", notes: Notes | None = None) -> list[str]:
+    """A whole hand: heading, its tricks (with what happened between them), its accusi, its points and
+    the running score."""
+    words = _WORDS[lang]
+    notes = notes or {}
     lines = [hand_heading(number, table.players[hand["dealer"]], lang)]
     if hand.get("call"):
         caller = _first_player(hand, table)
@@ -282,10 +351,17 @@ def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequ
                                                  suit=SUIT_NAMES[lang][hand["call"]]))
     tricks = hand.get("tricks", [])
     is_complete = hand.get("last_trick") is not None
+    lines.extend("  " + note for note in notes.get(0, ()))
     for index, trick in enumerate(tricks, start=1):
         is_last = is_complete and index == len(tricks)
         told = trick_lines(index, trick, table, lang, is_last=is_last)
         lines.extend("  " + line for line in _indent_plays(told))
+        lines.extend("    " + note for note in notes.get(index, ()))
+    if hand.get("open_trick"):
+        in_play = open_trick_lines(len(tricks) + 1, hand["open_trick"], table, lang)
+        lines.extend("  " + line for line in in_play)
+    if hand.get("cappotto"):
+        lines.append("  " + cappotto_line(hand["cappotto"], hand, table, lang))
     lines.extend("  " + accuso_line(accuso, table, lang) for accuso in hand.get("accusi", []))
     partners = partners_line(hand, table, lang)
     if partners is not None:
@@ -306,17 +382,19 @@ def _first_player(hand: Mapping[str, Any], table: Table) -> int:
 
 
 def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
-               target: int | None = None) -> str:
-    """The whole match from the score object (RECORD.md "What `score` prints")."""
+               target: int | None = None, notes: Sequence[Notes] = ()) -> str:
+    """The whole match from the score object (RECORD.md "What `score` prints"); ``notes[h]`` are the
+    lines told between the tricks of hand ``h`` (counted from 0)."""
     words = _WORDS[lang]
     lines = intro_lines(table, target, lang)
     running = [0] * len(table.sides)
-    for number, hand in enumerate(report["hands"], start=1):
+    for index, hand in enumerate(report["hands"]):
         running = [total + points for total, points in zip(running, hand["points"], strict=True)]
         lines.append("")
-        lines.extend(hand_lines(number, hand, table, running, lang))
+        hand_notes = notes[index] if index < len(notes) else None
+        lines.extend(hand_lines(index + 1, hand, table, running, lang, hand_notes))
     lines.append("")
-    lines.append(result_line(report.get("winner"), report["totals"], table, lang))
+    lines.append(result_line(report.get("winner"), report["totals"], table, lang, report.get("reason")))
     if report.get("loser") is not None:
         lines.append(words["loser"].format(side=table.sides[report["loser"]]))
     flags = report.get("flags", [])

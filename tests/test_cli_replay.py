@@ -122,3 +122,25 @@ def test_the_installed_script_runs_the_demo() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Tressette Table demo: the bundled example match")
     assert "Bruno and Dario win" in done.stdout
+
+
+def test_replay_tells_the_draws_of_two_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "due.jsonl"
+    main(["simulate", "--preset", "due", "--seed", "1", "--out", str(path)])
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1] == "Ognuno gioca per sé."
+    first_draw = next(index for index, line in enumerate(lines) if " pesca " in line)
+    assert lines[first_draw - 1].startswith("    La presa vale")
+    assert lines[first_draw].startswith("    Bruno pesca ")  # Bruno took the first trick: he draws first
+    assert sum(" pesca " in line for line in lines) == 20 * out.count("Mano ")
+
+
+def test_replay_tells_a_claim(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fitres.jsonl"
+    main(["simulate", "--preset", "fitres", "--seed", "0", "--rule", "win=end_of_hand", "--out", str(path)])
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert "    Bruno e Dario si chiamano fuori.\n" in out
+    assert out.splitlines()[-1].endswith("(si sono chiamati fuori con i punti giusti).")

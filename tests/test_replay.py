@@ -8,7 +8,10 @@ from engine.cards import parse_card
 from table.replay_text import (
     Table,
     accuso_line,
+    cappotto_line,
     card_points_line,
+    claim_line,
+    draw_line,
     hand_lines,
     hand_points_line,
     match_text,
@@ -150,3 +153,35 @@ def test_match_text_ends_with_the_winner_and_the_flags(table: Table) -> None:
     assert "Mano 2: dà le carte Dario." in text
     assert text.endswith("Vincono Anna e Carla: Anna e Carla 21, Bruno e Dario 4.\n"
                          "Segnalazioni:\n  evento 7: Bruno renounced\n")
+
+
+def test_draws_and_claims_are_told(table: Table) -> None:
+    assert draw_line(1, "7d", table) == "Bruno pesca il Sette di denari."
+    assert draw_line(0, "1c", table) == "Anna pesca l'Asso di coppe."
+    assert draw_line(0, "1c", table, "en") == "Anna draws the Ace of cups."
+    assert claim_line(1, table) == "Bruno e Dario si chiamano fuori."
+    assert claim_line(0, Table.each_alone(PLAYERS)) == "Anna si chiama fuori."
+
+
+def test_notes_go_between_the_tricks_of_their_hand(table: Table) -> None:
+    hand = {"dealer": 3, "tricks": [{"leader": 0, "cards": ["1b", "4b", "5b", "6b"], "winner": 0}],
+            "card_thirds": [3, 0], "last_trick": None, "accusi": [], "points": [1, 0],
+            "open_trick": {"leader": 0, "cards": ["2c", "3c"]}}
+    lines = hand_lines(1, hand, table, [1, 0], notes={1: ["Anna e Carla si chiamano fuori."]})
+    after = lines.index("    La presa vale un punto.")
+    assert lines[after + 1:after + 5] == ["    Anna e Carla si chiamano fuori.",
+                                          "  Presa 2, in corso: apre Anna.",
+                                          "    Anna: Due di coppe",
+                                          "    Bruno: Tre di coppe"]
+
+
+def test_a_cappotto_is_announced_and_explains_the_win(table: Table) -> None:
+    hand = {"sides": [[0, 2], [1, 3]]}
+    assert cappotto_line({"kind": "cappotto", "side": 1, "seat": None, "games": 2}, hand, table) == \
+        "Cappotto di Bruno e Dario!"
+    assert cappotto_line({"kind": "cappottone", "side": 0, "seat": 2, "games": 6}, hand, table, "en") == \
+        "Cappottone for Carla!"
+    assert result_line(1, [3, 21], table, reason="cappotto") == \
+        "Vincono Bruno e Dario: Anna e Carla 3, Bruno e Dario 21 (per cappotto)."
+    assert result_line(0, [21, 3], table, reason="target") == \
+        "Vincono Anna e Carla: Anna e Carla 21, Bruno e Dario 3."

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 
 from engine.cards import Lang
+from engine.errors import TressetteError
+from engine.events import Claim, Draw
 from engine.record import Record
 from engine.rules import Rules
+from engine.state import MatchState
 from table.commands.score import score_json
 from table.record_file import read_record
-from table.replay_text import Table, match_text
+from table.replay_text import Table, claim_line, draw_line, match_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -42,7 +45,32 @@ def replay_text(record: Record, *, lang: Lang = "it", lenient: bool = False) -> 
     """The whole match told from the record's score (strict unless ``lenient``)."""
     report = score_json(record, lenient=lenient, lang=lang)
     table = table_for(record.header.rules, record.header.players, lang)
-    return match_text(report, table, lang, target=record.header.rules.target)
+    notes = between_tricks(record, table, lang)
+    return match_text(report, table, lang, target=record.header.rules.target, notes=notes)
+
+
+def between_tricks(record: Record, table: Table, lang: Lang = "it") -> list[dict[int, list[str]]]:
+    """What happened between the tricks of each hand and is not in the score object: the draws (two
+    players with drawing) and the claims, keyed by hand (from 0) and by the tricks done before them.
+    Impossible events are left out here: scoring has already refused or flagged them."""
+    header = record.header
+    state = MatchState.start(header.rules, header.seats, header.dealer)
+    notes: list[dict[int, list[str]]] = []
+    for event in record.corrected_events():
+        hand, done = state.hand_number, len(state.hand.tricks)
+        try:
+            state = state.apply(event)
+        except TressetteError:
+            continue
+        if isinstance(event, Draw):
+            line = draw_line(event.by, event.card.code, table, lang)
+        elif isinstance(event, Claim):
+            line = claim_line(event.side, table, lang)
+        else:
+            continue
+        notes.extend({} for _ in range(hand + 1 - len(notes)))
+        notes[hand].setdefault(done, []).append(line)
+    return notes
 
 
 def table_for(rules: Rules, players: tuple[str, ...], lang: Lang = "it") -> Table:
