@@ -144,3 +144,13 @@ def test_replay_tells_a_claim(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert status == 0
     assert "    Bruno e Dario si chiamano fuori.\n" in out
     assert out.splitlines()[-1].endswith("(si sono chiamati fuori con i punti giusti).")
+
+
+def test_lenient_replay_lists_what_it_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = plays(HAND_ONE)
+    lines.insert(2, json.dumps({"play": "4c", "by": 2}))  # event 3: the 4c seen again
+    status, out, _ = run(capsys, "replay", str(write(tmp_path, lines)), "--lenient")
+    assert status == 0
+    tail = out.splitlines()[-2:]
+    assert tail[0] == "Segnalazioni:"
+    assert tail[1].startswith("  evento 3: evento impossibile saltato")

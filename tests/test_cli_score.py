@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -192,3 +193,11 @@ def test_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path, capsys: pytest
     status, _, err = run_score(capsys, str(path))
     assert status == 2
     assert "not UTF-8" in err
+
+
+def test_score_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join([HEADER, *plays(HAND_ONE)]) + "\n"))
+    status, out, _ = run_score(capsys, "-")
+    assert status == 0
+    assert json.loads(out)["totals"] == [9, 2]
