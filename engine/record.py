@@ -193,7 +193,7 @@ def parse_record(text: str, *, name: str = "<record>", lenient: bool = False) ->
     cannot be read is fatal in both modes: without it no event means anything.
     """
     reader = _Reader(name=name, lenient=lenient)
-    return reader.read(text)
+    return reader.read(text.removeprefix("\ufeff"))  # a byte-order mark some editors write
 
 
 def parse_header(mapping: Mapping[str, Any]) -> Header:

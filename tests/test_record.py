@@ -67,6 +67,11 @@ def test_comments_and_blank_lines_are_ignored_but_counted_as_lines() -> None:
     assert event.meta.line == 6
 
 
+def test_a_byte_order_mark_and_windows_line_ends_are_accepted() -> None:
+    record = parse_record("\ufeff" + record_text('{"play": "1b", "by": 0}').replace("\n", "\r\n"))
+    assert [event.meta.line for event in record.corrected_events()] == [2]
+
+
 # --- every error names its line -----------------------------------------------------------------------
 
 
