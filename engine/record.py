@@ -179,9 +179,17 @@ def write_record(record: Record) -> str:
     """The record as JSON Lines text (UTF-8 names kept as written); reading it back gives the same values.
 
     Comment and blank lines are not kept: the text starts with the header and has one entry a line.
+    Lines a lenient read left out are not written, so the entries after them are renumbered and
+    every ``fix``/``undo`` is rewritten to name the same event by its new number.
     """
+    new_numbers = {entry.number: index for index, entry in enumerate(record.entries, start=1)}
     lines = [_dump(record.header.to_mapping())]
-    lines.extend(_dump(entry.to_mapping()) for entry in record.entries)
+    for entry in record.entries:
+        mapping = entry.to_mapping()
+        for key in CORRECTION_KINDS:
+            if key in mapping:
+                mapping[key] = new_numbers[mapping[key]]
+        lines.append(_dump(mapping))
     return "\n".join(lines) + "\n"
 
 

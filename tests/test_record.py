@@ -260,6 +260,15 @@ def test_write_then_read_gives_the_same_record_with_every_key_kept() -> None:
                                                    "confidence": 0.9, "box": [1, 2, 3, 4]}
 
 
+def test_writing_a_lenient_read_renumbers_the_corrections() -> None:
+    text = record_text('{"play": "1b", "by": 0}', '{"play": "1b", "by": 99}', '{"play": "7b", "by": 1}',
+                       '{"fix": 3, "play": "4b", "by": 1}', '{"undo": 1}')
+    record = parse_record(text, lenient=True)
+    written = write_record(record)
+    assert written.splitlines()[3:] == ['{"fix": 2, "play": "4b", "by": 1}', '{"undo": 1}']
+    assert parse_record(written).corrected_events() == record.corrected_events()
+
+
 def test_from_events_numbers_events_and_writes_a_readable_record() -> None:
     header = Header.create({"preset": "classic"}, ["Anna", "Bruno", "Carla", "Dario"], dealer=3, started="x")
     events = [Play(parse_card("5b"), 0), Play(parse_card("1b"), 1)]
