@@ -34,6 +34,7 @@ EVENT_KINDS: tuple[str, ...] = ("play", "accuso", "draw", "call", "claim")
 CORRECTION_KINDS: tuple[str, ...] = ("fix", "undo")
 META_KEYS: tuple[str, ...] = ("t", "source", "confidence")
 HEADER_KEYS: tuple[str, ...] = ("tressette", "rules", "players", "dealer")
+_ENTRY_KEYS = frozenset((*EVENT_KINDS, *CORRECTION_KINDS, *META_KEYS, "by"))
 _SNIPPET = 80
 
 
@@ -316,8 +317,7 @@ def _parse_meta(mapping: Mapping[str, Any], *, number: int, line: int | None) ->
     confidence = mapping.get("confidence")
     if confidence is not None and (not _is_number(confidence) or not 0 <= confidence <= 1):
         raise _LineError(f'key "confidence": expected a number 0..1, got {confidence!r}')
-    known = (*EVENT_KINDS, *CORRECTION_KINDS, *META_KEYS, "by")
-    extra = {key: value for key, value in mapping.items() if key not in known}
+    extra = {key: value for key, value in mapping.items() if key not in _ENTRY_KEYS}
     return Meta(number=number, line=line, t=t, source=source, confidence=confidence, extra=extra)
 
 
@@ -455,7 +455,7 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 def _load_object(text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _LineError(f"bad JSON ({error.msg} at column {error.colno}): {_snippet(text)}") from error
     if not isinstance(value, dict):
@@ -474,6 +474,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise _LineError(f"bad JSON: {name} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
 
 
 def _snippet(text: str) -> str:
