@@ -84,6 +84,13 @@ def default_players(rules: Rules) -> tuple[str, ...]:
     return tuple(names)
 
 
+def default_dealer(rules: Rules) -> int:
+    """The last seat deals first, as RECORD.md's default; in morto the last seat that is not the dummy
+    (the dummy never deals)."""
+    seat = rules.seats - 1
+    return seat - 1 if seat == rules.dummy else seat
+
+
 def rules_mapping(rules: Rules) -> dict[str, object]:
     """The shortest header ``rules`` object that means these rules: the preset and what differs from it."""
     preset = PRESETS[rules.preset].to_mapping()
@@ -97,7 +104,7 @@ def simulate_match(rules: Rules, rng: random.Random, players: Sequence[str] | No
                    dealer: int | None = None, *, max_events: int = DEFAULT_MAX_EVENTS) -> Record:
     """A whole random legal match under ``rules``, as a record (header + events with ``t``)."""
     names = tuple(players) if players is not None else default_players(rules)
-    header = Header.create(rules_mapping(rules), names, dealer)
+    header = Header.create(rules_mapping(rules), names, default_dealer(rules) if dealer is None else dealer)
     state = MatchState.start(rules, header.seats, header.dealer)
     clock = _Clock(rng)
     events: list[Event] = []

@@ -20,6 +20,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "intro": "Replay della partita: {players}.",
         "sides": "Squadre: {sides}.",
         "alone": "Ognuno gioca per sé.",
+        "partners_change": "I compagni cambiano a ogni mano; ognuno ha il suo punteggio.",
         "target": "Si gioca a {target}.",
         "versus": " contro ",
         "and": " e ",
@@ -67,6 +68,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "intro": "Replay of the match: {players}.",
         "sides": "Sides: {sides}.",
         "alone": "Everyone plays alone.",
+        "partners_change": "Partners change every hand; each player has a score of their own.",
         "target": "Playing to {target}.",
         "versus": " against ",
         "and": " and ",
@@ -129,6 +131,7 @@ class Table:
     players: tuple[str, ...]
     sides: tuple[str, ...]
     side_of_seat: tuple[int, ...] | None = None
+    partners_change: bool = False
 
     @classmethod
     def with_sides(cls, players: Sequence[str], sides: Sequence[Sequence[int]], lang: Lang = "it") -> Table:
@@ -142,8 +145,11 @@ class Table:
         return cls(players=tuple(players), sides=names, side_of_seat=tuple(side_of_seat))
 
     @classmethod
-    def each_alone(cls, players: Sequence[str]) -> Table:
-        return cls(players=tuple(players), sides=tuple(players), side_of_seat=tuple(range(len(players))))
+    def each_alone(cls, players: Sequence[str], *, partners_change: bool = False) -> Table:
+        """Points per player: each plays alone, or (``partners_change``) with partners that change every
+        hand but scores alone (chiamata del tre, morto)."""
+        return cls(players=tuple(players), sides=tuple(players), side_of_seat=tuple(range(len(players))),
+                   partners_change=partners_change)
 
 
 def points_text(thirds: int, lang: Lang = "it") -> str:
@@ -286,7 +292,9 @@ def _is_plural(side: int, table: Table) -> bool:
 def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str]:
     words = _WORDS[lang]
     lines = [words["intro"].format(players=", ".join(table.players))]
-    if table.sides == table.players:
+    if table.partners_change:
+        lines.append(words["partners_change"])
+    elif table.sides == table.players:
         lines.append(words["alone"])
     else:
         lines.append(words["sides"].format(sides=words["versus"].join(table.sides)))

@@ -78,7 +78,7 @@ def test_replay_of_a_match_where_each_scores_alone(tmp_path: Path,
           "--out", str(tmp_path / "chiamata.jsonl")])
     status, out, _ = run(capsys, "replay", str(tmp_path / "chiamata.jsonl"))
     assert status == 0
-    assert "Ognuno gioca per sé." in out
+    assert "I compagni cambiano a ogni mano; ognuno ha il suo punteggio." in out
     assert " chiama " in out
     assert "In questa mano: " in out
     assert out.splitlines()[-1].startswith("Vince ")

@@ -120,8 +120,12 @@ def test_players_and_dealer_are_used_and_checked() -> None:
         simulate_match(rules_for("classic"), random.Random(0), ["Ugo", "Lia"])
 
 
-def test_morto_names_the_dummy() -> None:
-    assert default_players(rules_for("morto")) == ("Anna", "Bruno", "Carla", "Morto")
+def test_morto_names_the_dummy_who_never_deals() -> None:
+    record = simulate_match(rules_for("morto"), random.Random(0))
+    assert record.header.players == ("Anna", "Bruno", "Carla", "Morto")
+    assert record.header.dealer == 2
+    assert score(record)["hands"][0]["dealer"] == 2
+    assert all(hand["dealer"] != 3 for hand in score(record)["hands"])
 
 
 def test_rules_mapping_is_short_and_means_the_same_rules() -> None:

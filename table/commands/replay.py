@@ -78,4 +78,4 @@ def table_for(rules: Rules, players: tuple[str, ...], lang: Lang = "it") -> Tabl
     alone (and where sides change every hand: chiamata, morto)."""
     if rules.scoring == "points" and isinstance(rules.sides, tuple):
         return Table.with_sides(players, rules.sides, lang)
-    return Table.each_alone(players)
+    return Table.each_alone(players, partners_change=rules.sides in ("called", "dummy"))
