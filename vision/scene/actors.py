@@ -1,10 +1,11 @@
 """The players' arms in a frame: from the choreography's hand poses (table centimetres) to
 :mod:`vision.scene.people`'s ``ArmPose`` (image pixels), one look per seat for the whole clip.
 
-An arm enters across the table edge in front of its player, a little to the right of centre for a
-right-handed player (left for a left-handed one), pointing at where the fingers are. A hand holding a
-card pinches its near edge; the card itself is drawn by the renderer before the arm, so the fingers lie
-over it. A hand outside the table (back at the player's side) is not drawn.
+An arm comes from the player's elbow, beyond the table edge in front of them, a little to the right
+of centre for a right-handed player (left for a left-handed one), pointing at where the fingers are.
+A hand holding a card pinches its near edge; the card itself is drawn by the renderer before the arm, so the fingers lie
+over it. A hand outside the table (back at the player's side) is not drawn. The players' bodies are
+drawn once per camera into the background, as slabs in their clothes' colour beyond the table edge.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.scene.choreography import HandPose, HandTrack
@@ -22,6 +24,7 @@ from vision.scene.people import ArmPose, Look
 KNUCKLE_WIDTH_CM = 8.5
 SHOULDER_OFFSET_CM = 9.0
 VISIBLE_MARGIN_CM = 3.0
+ELBOW_BEYOND_EDGE_CM = 14.0
 
 Projector = Callable[[np.ndarray], np.ndarray]
 
@@ -64,7 +67,8 @@ def arm_pose(cast: Cast, pose: HandPose, project: Projector,
     edge = np.array([seat.edge.x, seat.edge.y])
     lateral = float(np.clip(np.dot(grip - edge, players_right), -22.0, 22.0)) * 0.6
     shoulder = SHOULDER_OFFSET_CM if look.is_right_handed else -SHOULDER_OFFSET_CM
-    entry = edge + players_right * (lateral + shoulder)
+    outward = np.array([math.cos(radians), math.sin(radians)])
+    entry = edge + players_right * (lateral + shoulder) + outward * ELBOW_BEYOND_EDGE_CM
     reach = grip - entry
     length = float(np.hypot(*reach)) or 1.0
     along = reach / length
@@ -91,3 +95,42 @@ def hand_motion(track: HandTrack, frame: int, project: Projector,
     pixels = project(np.array([now, before]))
     delta = (pixels[0] - pixels[1]) * exposure_fraction
     return float(delta[0]), float(delta[1])
+
+
+TORSO_HALF_WIDTH_CM = 22.0
+TORSO_DEPTH_CM = 36.0
+TORSO_HEIGHT_CM = 8.0
+
+
+def torso_outline(cast: Cast, seat_index: int, points: int = 48) -> np.ndarray:
+    """A seated player's body beyond the table edge, seen from above: a rounded slab from just past the
+    edge outwards, at chest height (table-space (N, 3) points)."""
+    seat = cast.layout.seats[seat_index]
+    radians = math.radians(seat.facing_deg)
+    outward = np.array([math.cos(radians), math.sin(radians)])
+    along = np.array([math.sin(radians), -math.cos(radians)])
+    centre = np.array([seat.edge.x, seat.edge.y]) + outward * (TORSO_DEPTH_CM / 2.0 - 1.0)
+    angles = np.linspace(0.0, 2.0 * math.pi, points, endpoint=False)
+    # A superellipse: flat-ish sides like shoulders and a back, rounded corners.
+    cos, sin = np.cos(angles), np.sin(angles)
+    u = np.sign(cos) * np.abs(cos) ** 0.45 * TORSO_HALF_WIDTH_CM
+    v = np.sign(sin) * np.abs(sin) ** 0.45 * (TORSO_DEPTH_CM / 2.0)
+    flat = centre + u[:, None] * along + v[:, None] * outward
+    return np.concatenate([flat, np.full((points, 1), TORSO_HEIGHT_CM)], axis=1)
+
+
+def draw_torsos(canvas: np.ndarray, cast: Cast, project: Projector, blur_px: float) -> None:
+    """Paint every player's body (not the dummy's) beyond the table edge, in their clothes' colour,
+    darker away from the lamp, with soft edges (out of focus). Drawn once per camera, into the background."""
+    height, width = canvas.shape[:2]
+    for seat in cast.layout.seats:
+        if seat.is_dummy:
+            continue
+        outline = project(torso_outline(cast, seat.index))
+        mask = np.zeros((height, width), np.float32)
+        cv2.fillPoly(mask, [np.round(outline * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+        if not mask.any():
+            continue
+        mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
+        colour = np.asarray(cast.looks[seat.index].sleeve_bgr, np.float32) * 0.55
+        canvas[:] = canvas + mask[..., None] * (colour - canvas)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.decks import Deck
-from vision.scene.actors import Cast, arm_pose, hand_motion
+from vision.scene.actors import Cast, arm_pose, draw_torsos, hand_motion
 from vision.scene.camera import Camera
 from vision.scene.cards import CardTextures, build_textures, draw_card, draw_shadow
 from vision.scene.choreography import CardTrack, Pose, Timeline, TruthEvent, build_timeline
@@ -193,6 +193,8 @@ class SceneRenderer:
         cover = cv2.warpPerspective(mask, homography, (width, height), flags=cv2.INTER_LINEAR)
         alpha = cover.astype(np.float32)[..., None] / 255.0
         canvas = canvas * (1.0 - alpha) + table.astype(np.float32) * alpha
+        if self.difficulty.people:
+            draw_torsos(canvas, self.cast, camera.project_ideal, 0.7 * self.pixels_per_cm)
         self._gain = self._light_gain(camera)
         canvas *= self._gain[..., None]
         self._background = np.clip(canvas, 0, 255).astype(np.uint8)
