@@ -153,22 +153,17 @@ def illegal(meta: Meta | str, event: str, hand: Hand, why: str) -> IllegalEventE
 
 
 def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
-         meta: Meta) -> tuple[Hand, tuple[Flag, ...]]:
+         meta: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
     """Seat ``by`` plays ``card``: the new hand and the flags the play raised. This is the hot path of
     every fold, so it reads the per-card table once and builds the next ``Hand`` directly."""
-    info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE[card]
-    bit = info[0]
-    suit = info[1]
-    card = info[4]
+    bit, suit, _strength, _thirds, card = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE[card]
+    if by != hand[3]:
+        hand = _lead_by_anyone(hand, card, by, meta)
+    number, dealer, first, _turn, leader, trick, tricks, played, thirds, void_mask, extra = hand
     seats = rules.seats
-    if by != hand.turn:
-        hand = _lead_by_anyone(hand, card, by, seats, meta)
-    if hand.played & bit:
+    if played & bit:
         raise illegal(meta, f"play {card.code} by {by}", hand, f"{card.code} was already played in this hand")
-    extra = hand.extra
     flags: tuple[Flag, ...] = ()
-    trick = hand.trick
-    void_mask = hand.void_mask
     if extra is not NO_EXTRA:
         if extra.drawn_mask & bit:
             owner = next(seat for drawn, seat, _ in extra.drawn if drawn == card)
@@ -176,29 +171,29 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
                 raise illegal(meta, f"play {card.code} by {by}", hand,
                               f"{card.code} was drawn by seat {owner}")
         if extra.declared_mask & bit:
-            extra, flags = falsify(rules, extra, card, by, len(hand.tricks), event_no, drawn=False)
+            extra, flags = falsify(rules, extra, card, by, len(tricks), event_no, drawn=False)
         if extra.call is not None and extra.partner is None and card.rank == 3 and card.suit == extra.call:
             extra = extra._replace(partner=by)
     if trick:
         lead_suit = _INFO_BY_ID[id(trick[0])][1]
         if suit != lead_suit and not void_mask >> (by * 4 + lead_suit) & 1:
             void_mask |= 1 << (by * 4 + lead_suit)
-            extra = extra._replace(voids=(*extra.voids, (by, lead_suit, len(hand.tricks))))
+            extra = extra._replace(voids=(*extra.voids, (by, lead_suit, len(tricks))))
     if void_mask and void_mask >> (by * 4 + suit) & 1:
         extra, void_mask, more = _check_renounce(rules, hand, extra, void_mask, card, by, suit, event_no)
         flags += more
-    if bit == _FOUR_DENARI_BIT and hand.number == 0 and rules.first_lead == "four_of_denari":
-        first_leader = hand.tricks[0].leader if hand.tricks else hand.leader
+    if bit == _FOUR_DENARI_BIT and number == 0 and rules.first_lead == "four_of_denari":
+        first_leader = tricks[0].leader if tricks else leader
         if first_leader != by:
             flags += (Flag(event_no, FOUR_OF_DENARI, by, {"leader": first_leader}),)
     trick = (*trick, card)
     if len(trick) < seats:
-        return _tuple_new(Hand, (hand.number, hand.dealer, hand.first, (by + 1) % seats, hand.leader, trick,
-                                 hand.tricks, hand.played | bit, hand.thirds, void_mask, extra)), flags
-    return _close_trick(rules, hand, trick, hand.played | bit, void_mask, extra), flags
+        return _tuple_new(Hand, (number, dealer, first, (by + 1) % seats, leader, trick, tricks, played | bit,
+                                 thirds, void_mask, extra)), flags
+    return _close_trick(seats, hand, trick, played | bit, void_mask, extra), flags
 
 
-def _lead_by_anyone(hand: Hand, card: Card, by: int, seats: int, meta: Meta) -> Hand:
+def _lead_by_anyone(hand: Hand, card: Card, by: int, meta: Meta | str) -> Hand:
     """A play by a seat whose turn it is not: allowed only as the first lead with ``four_of_denari``."""
     text = f"play {card.code} by {by}"
     if hand.turn is not None:
@@ -212,21 +207,16 @@ def _lead_by_anyone(hand: Hand, card: Card, by: int, seats: int, meta: Meta) -> 
     return hand._replace(first=by, leader=by, turn=by)
 
 
-def _close_trick(rules: Rules, hand: Hand, trick: tuple[Card, ...], played: int, void_mask: int,
+def _close_trick(seats: int, hand: Hand, trick: tuple[Card, ...], played: int, void_mask: int,
                  extra: HandExtra) -> Hand:
     """The trick is complete: its winner takes its thirds and leads (after the draws, if any)."""
-    seats = rules.seats
     leader = hand.leader if hand.leader is not None else 0
-    lead_suit = -1
+    _bit, lead_suit, best_strength, trick_thirds, _card = _INFO_BY_ID[id(trick[0])]
     best = 0
-    best_strength = -1
-    trick_thirds = 0
-    for offset, each in enumerate(trick):
-        _bit, each_suit, strength, value, _card = _INFO_BY_ID[id(each)]
+    for offset in range(1, seats):
+        _bit, suit, strength, value, _card = _INFO_BY_ID[id(trick[offset])]
         trick_thirds += value
-        if offset == 0:
-            lead_suit = each_suit
-        if each_suit == lead_suit and strength > best_strength:
+        if suit == lead_suit and strength > best_strength:
             best, best_strength = offset, strength
     winner = (leader + best) % seats
     taken = hand.thirds
@@ -243,13 +233,13 @@ def _close_trick(rules: Rules, hand: Hand, trick: tuple[Card, ...], played: int,
 def seat_masks(hand: Hand, seats: int) -> list[int]:
     """The cards each seat has played in this hand, as 40-bit masks."""
     masks = [0] * seats
-    for trick in hand.tricks:
-        leader = trick.leader
-        for offset, card in enumerate(trick.cards):
-            masks[(leader + offset) % seats] |= card_info(card)[0]
+    info = _INFO_BY_ID
+    for leader, cards, _winner, _thirds in hand.tricks:
+        for offset, card in enumerate(cards):
+            masks[(leader + offset) % seats] |= info[id(card)][0]
     if hand.trick and hand.leader is not None:
         for offset, card in enumerate(hand.trick):
-            masks[(hand.leader + offset) % seats] |= card_info(card)[0]
+            masks[(hand.leader + offset) % seats] |= info[id(card)][0]
     return masks
 
 
