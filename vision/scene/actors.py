@@ -3,9 +3,10 @@
 
 An arm comes from the player's elbow, beyond the table edge in front of them, a little to the right
 of centre for a right-handed player (left for a left-handed one), pointing at where the fingers are.
-A hand holding a card pinches its near edge; the card itself is drawn by the renderer before the arm, so the fingers lie
-over it. A hand outside the table (back at the player's side) is not drawn. The players' bodies are
-drawn once per camera into the background, as slabs in their clothes' colour beyond the table edge.
+A hand holding a card pinches its near edge; the card itself is drawn by the renderer before the
+arm, so the fingers lie over it. A hand outside the table (back at the player's side) is not drawn.
+The players' bodies are drawn once per camera into the background, as slabs in their clothes'
+colour beyond the table edge.
 """
 
 from __future__ import annotations
