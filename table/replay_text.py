@@ -22,6 +22,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "alone": "Ognuno gioca per sé.",
         "partners_change": "I compagni cambiano a ogni mano; ognuno ha il suo punteggio.",
         "target": "Si gioca a {target}.",
+        "avoid_target": "Si gioca a non prendere punti: chi arriva a {target} perde.",
         "versus": " contro ",
         "and": " e ",
         "hand": "Mano {number}: dà le carte {dealer}.",
@@ -70,6 +71,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "alone": "Everyone plays alone.",
         "partners_change": "Partners change every hand; each player has a score of their own.",
         "target": "Playing to {target}.",
+        "avoid_target": "Take as few points as you can: whoever reaches {target} loses.",
         "versus": " against ",
         "and": " and ",
         "hand": "Hand {number}: {dealer} deals.",
@@ -289,7 +291,8 @@ def _is_plural(side: int, table: Table) -> bool:
     return table.side_of_seat is not None and table.side_of_seat.count(side) > 1
 
 
-def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str]:
+def intro_lines(table: Table, target: int | None, lang: Lang = "it", *, avoid: bool = False) -> list[str]:
+    """Who plays, with whom, and to what target (``avoid``: the traversone family, the target loses)."""
     words = _WORDS[lang]
     lines = [words["intro"].format(players=", ".join(table.players))]
     if table.partners_change:
@@ -299,7 +302,7 @@ def intro_lines(table: Table, target: int | None, lang: Lang = "it") -> list[str
     else:
         lines.append(words["sides"].format(sides=words["versus"].join(table.sides)))
     if target is not None:
-        lines.append(words["target"].format(target=target))
+        lines.append(words["avoid_target" if avoid else "target"].format(target=target))
     return lines
 
 
@@ -390,11 +393,11 @@ def _first_player(hand: Mapping[str, Any], table: Table) -> int:
 
 
 def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
-               target: int | None = None, notes: Sequence[Notes] = ()) -> str:
+               target: int | None = None, avoid: bool = False, notes: Sequence[Notes] = ()) -> str:
     """The whole match from the score object (RECORD.md "What `score` prints"); ``notes[h]`` are the
     lines told between the tricks of hand ``h`` (counted from 0)."""
     words = _WORDS[lang]
-    lines = intro_lines(table, target, lang)
+    lines = intro_lines(table, target, lang, avoid=avoid)
     running = [0] * len(table.sides)
     for index, hand in enumerate(report["hands"]):
         running = [total + points for total, points in zip(running, hand["points"], strict=True)]

@@ -154,3 +154,13 @@ def test_lenient_replay_lists_what_it_skipped(tmp_path: Path, capsys: pytest.Cap
     tail = out.splitlines()[-2:]
     assert tail[0] == "Segnalazioni:"
     assert tail[1].startswith("  evento 3: evento impossibile saltato")
+
+
+def test_replay_of_an_avoid_points_match_names_the_loser(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "traversone.jsonl"
+    main(["simulate", "--preset", "traversone", "--seed", "1", "--out", str(path)])
+    status, out, _ = run(capsys, "replay", str(path), "--lang", "en")
+    assert status == 0
+    assert "Take as few points as you can: whoever reaches 21 loses.\n" in out
+    assert out.splitlines()[-1].endswith(" loses.")

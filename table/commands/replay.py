@@ -46,7 +46,8 @@ def replay_text(record: Record, *, lang: Lang = "it", lenient: bool = False) -> 
     report = score_json(record, lenient=lenient, lang=lang)
     table = table_for(record.header.rules, record.header.players, lang)
     notes = between_tricks(record, table, lang)
-    return match_text(report, table, lang, target=record.header.rules.target, notes=notes)
+    rules = record.header.rules
+    return match_text(report, table, lang, target=rules.target, avoid=rules.scoring == "avoid", notes=notes)
 
 
 def between_tricks(record: Record, table: Table, lang: Lang = "it") -> list[dict[int, list[str]]]:
