@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.cards import parse_card
+from engine.cards import CARD_CODES, parse_card
 from engine.events import Accuso, Call, Claim, Draw, Play
 from engine.record import Header, Record, RecordError, parse_record, write_record
 
@@ -282,3 +284,46 @@ def test_from_events_numbers_events_and_writes_a_readable_record() -> None:
 def test_header_create_checks_like_the_reader() -> None:
     with pytest.raises(RecordError, match='key "players"'):
         Header.create({"preset": "classic"}, ["Anna", "Bruno"])
+
+
+# --- properties ---------------------------------------------------------------------------------------
+
+_plays = st.tuples(st.sampled_from(CARD_CODES), st.integers(0, 3))
+
+
+@st.composite
+def lines_and_model(draw: st.DrawFn) -> tuple[list[str], dict[int, tuple[str, int]]]:
+    """Random plays, fixes and undos that are all valid, and what the corrected sequence must be."""
+    lines: list[str] = []
+    live: dict[int, tuple[str, int]] = {}
+    plain: set[int] = set()
+    for number in range(1, draw(st.integers(1, 25)) + 1):
+        choice = draw(st.sampled_from(["play", "play", "fix", "undo"])) if live else "play"
+        card, seat = draw(_plays)
+        if choice == "play":
+            extra = {"t": draw(st.floats(0, 1e4, allow_nan=False))} if draw(st.booleans()) else {}
+            lines.append(json.dumps({"play": card, "by": seat, **extra}))
+            live[number] = (card, seat)
+            plain.add(number)
+        else:
+            target = draw(st.sampled_from(sorted(live)))
+            if choice == "fix":
+                lines.append(json.dumps({"fix": target, "play": card, "by": seat}))
+                live[target] = (card, seat)
+            else:
+                lines.append(json.dumps({"undo": target}))
+                del live[target]
+    return lines, live
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines_and_model())
+def test_corrections_and_round_trip_agree_with_a_simple_model(
+        case: tuple[list[str], dict[int, tuple[str, int]]]) -> None:
+    lines, model = case
+    record = parse_record(record_text(*lines))
+    events = record.corrected_events()
+    assert [(event.card.code, event.by, event.meta.number) for event in events] == \
+        [(card, seat, number) for number, (card, seat) in sorted(model.items())]
+    again = parse_record(write_record(record))
+    assert again == record
