@@ -38,8 +38,11 @@ _tuple_new = tuple.__new__  # two players without drawing: tricks 11-20 are the 
 
 
 def card_info(card: Card) -> CardInfo:
-    info = _INFO_BY_ID.get(id(card))
-    return info if info is not None else _INFO_BY_VALUE[card]
+    """The table entry of ``card``; raises ``IllegalEventError`` for anything that is not a card."""
+    info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
+    if info is None:
+        raise IllegalEventError(f"{card!r} is not a card")
+    return info
 
 
 def cards_in(mask: int) -> tuple[Card, ...]:
@@ -156,7 +159,10 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
          meta: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
     """Seat ``by`` plays ``card``: the new hand and the flags the play raised. This is the hot path of
     every fold, so it reads the per-card table once and builds the next ``Hand`` directly."""
-    bit, suit, _strength, _thirds, card = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE[card]
+    info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
+    if info is None:
+        raise illegal(meta, f"play {card!r} by {by}", hand, f"{card!r} is not a card")
+    bit, suit, _strength, _thirds, card = info
     if by != hand[3]:
         hand = _lead_by_anyone(hand, card, by, meta)
     number, dealer, first, _turn, leader, trick, tricks, played, thirds, void_mask, extra = hand

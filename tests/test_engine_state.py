@@ -126,3 +126,10 @@ def test_a_random_classic_match_ends_at_the_target() -> None:
     assert state.is_over
     assert max(state.totals) >= 21
     assert state.winner == state.totals.index(max(state.totals))
+
+
+def test_something_that_is_not_a_card_is_refused() -> None:
+    with pytest.raises(IllegalEventError, match="'3c' is not a card"):
+        fresh().apply(Play("3c", 0))  # type: ignore[arg-type]
+    with pytest.raises(IllegalEventError, match="no seat True"):
+        fresh().apply(Play(c("3c"), True))
