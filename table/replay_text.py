@@ -49,6 +49,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "claim": "{side} si chiamano fuori.",
         "open_trick": "Presa {number}, in corso: apre {leader}.",
         "cappotto": "{kind} di {side}!",
+        "both_past": "tutte e due oltre {target}: vince il punteggio più alto",
         "why": {"claim": "si sono chiamati fuori con i punti giusti",
                 "wrong_claim": "gli avversari si sono chiamati fuori senza avere i punti",
                 "cappotto": "per cappotto", "stramazzo": "per stramazzo", "cappottone": "per cappottone",
@@ -98,6 +99,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "claim": "{side} claim the target.",
         "open_trick": "Trick {number}, in play: {leader} leads.",
         "cappotto": "{kind} for {side}!",
+        "both_past": "both past {target}: the higher score wins",
         "why": {"claim": "they claimed the target with the points", "wrong_claim":
                 "the other side claimed without the points", "cappotto": "by cappotto",
                 "stramazzo": "by stramazzo", "cappottone": "by cappottone", "stramazzone": "by stramazzone"},
@@ -275,15 +277,19 @@ def score_line(totals: Sequence[int], table: Table, lang: Lang = "it") -> str:
 
 
 def result_line(winner: int | None, totals: Sequence[int], table: Table, lang: Lang = "it",
-                reason: str | None = None) -> str:
+                reason: str | None = None, target: int | None = None) -> str:
     """``Vincono Anna e Carla: ...`` (plural for a side of several), with how they won when it was not
-    simply the target (a claim, a cappotto...), or that the match is still open."""
+    simply reaching the target alone (a claim, a cappotto, both sides past the target in the same hand),
+    or that the match is still open."""
     words = _WORDS[lang]
     if winner is None:
         return words["open"].format(totals=totals_text(totals, table))
     key = "winners" if _is_plural(winner, table) else "winner"
     line = words[key].format(side=table.sides[winner], totals=totals_text(totals, table))
     why = words["why"].get(reason or "")
+    both_past = reason == "target" and target is not None and sum(total >= target for total in totals) > 1
+    if both_past and len(totals) == 2:
+        why = words["both_past"].format(target=target)
     return f"{line[:-1]} ({why})." if why else line
 
 
@@ -405,7 +411,8 @@ def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
         hand_notes = notes[index] if index < len(notes) else None
         lines.extend(hand_lines(index + 1, hand, table, running, lang, hand_notes))
     lines.append("")
-    lines.append(result_line(report.get("winner"), report["totals"], table, lang, report.get("reason")))
+    lines.append(result_line(report.get("winner"), report["totals"], table, lang, report.get("reason"),
+                             None if avoid else target))
     if report.get("loser") is not None:
         lines.append(words["loser"].format(side=table.sides[report["loser"]]))
     flags = report.get("flags", [])

@@ -97,7 +97,8 @@ def test_demo_tells_the_bundled_match_in_italian(capsys: pytest.CaptureFixture[s
     lines = out.splitlines()
     assert lines[0].startswith("Tressette Table, dimostrazione:")
     assert "Mano 1: dà le carte Dario." in lines
-    assert lines[-1] == "Vincono Bruno e Dario: Anna e Carla 21, Bruno e Dario 23."
+    assert lines[-1] == ("Vincono Bruno e Dario: Anna e Carla 21, Bruno e Dario 23 "
+                         "(tutte e due oltre 21: vince il punteggio più alto).")
 
 
 def test_no_arguments_runs_the_demo(capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,5 +183,7 @@ def test_a_cappotto_is_announced_and_explains_the_win(table: Table) -> None:
         "Cappottone for Carla!"
     assert result_line(1, [3, 21], table, reason="cappotto") == \
         "Vincono Bruno e Dario: Anna e Carla 3, Bruno e Dario 21 (per cappotto)."
-    assert result_line(0, [21, 3], table, reason="target") == \
+    assert result_line(0, [21, 3], table, reason="target", target=21) == \
         "Vincono Anna e Carla: Anna e Carla 21, Bruno e Dario 3."
+    assert result_line(0, [24, 22], table, "en", reason="target", target=21) == \
+        "Anna e Carla win: Anna e Carla 24, Bruno e Dario 22 (both past 21: the higher score wins)."
