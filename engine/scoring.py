@@ -96,11 +96,13 @@ def score_hand(rules: Rules, hand: Hand) -> HandResult:
     """Score ``hand`` as it stands (complete when all its tricks are played)."""
     sides = hand_sides(rules, hand)
     complete = len(hand.tricks) == rules.tricks_per_hand
-    card_thirds = tuple(sum(hand.thirds[seat] for seat in side) for side in sides)
+    thirds = hand.thirds
+    card_thirds = tuple([sum([thirds[seat] for seat in side]) for side in sides])
     last_side = side_of(sides, hand.tricks[-1].winner) if complete else None
     taken = card_points(rules, card_thirds, last_side)
     accusi = hand_accusi(rules, hand)
-    accusi_points = tuple(sum(combo.points for seat, combo in accusi if seat in side) for side in sides)
+    accusi_points = tuple([sum([combo.points for seat, combo in accusi if seat in side]) for side in sides]) \
+        if accusi else (0,) * len(sides)
     penalty_side = None
     if complete and rules.renounce_penalty and hand.extra.renounces:
         penalty_side = side_of(sides, hand.extra.renounces[0])

@@ -378,10 +378,11 @@ def _next_dealer(rules: Rules, dealer: int) -> int:
 def _finish_hand(rules: Rules, hand: Hand, progress: _Progress, number: int) -> tuple[Hand, _Progress]:
     """Score the finished hand, add it to the totals, settle the match or deal the next hand."""
     result = score_hand(rules, hand)
-    totals = tuple(a + b for a, b in zip(progress.totals, result.points, strict=True))
-    progress = progress._replace(hands=(*progress.hands, result), totals=totals)
-    if progress.outcome is None:
-        progress = progress._replace(outcome=_outcome_after_hand(rules, result, totals, number))
+    totals = tuple([a + b for a, b in zip(progress.totals, result.points, strict=True)])
+    outcome = progress.outcome
+    if outcome is None:
+        outcome = _outcome_after_hand(rules, result, totals, number)
+    progress = _Progress((*progress.hands, result), totals, progress.flags, outcome)
     dealer = _next_dealer(rules, hand.dealer)
     return new_hand(rules, hand.number + 1, dealer, _first_player(rules, dealer)), progress
 
