@@ -184,7 +184,7 @@ def write_record(record: Record) -> str:
     every ``fix``/``undo`` is rewritten to name the same event by its new number.
     """
     new_numbers = {entry.number: index for index, entry in enumerate(record.entries, start=1)}
-    lines = [_dump(record.header.to_mapping())]
+    lines = [header_line(record.header)]
     for entry in record.entries:
         mapping = entry.to_mapping()
         for key in CORRECTION_KINDS:
@@ -192,6 +192,16 @@ def write_record(record: Record) -> str:
                 mapping[key] = new_numbers[mapping[key]]
         lines.append(_dump(mapping))
     return "\n".join(lines) + "\n"
+
+
+def header_line(header: Header) -> str:
+    """The header as one line of text (no newline), for a record written as the match goes."""
+    return _dump(header.to_mapping())
+
+
+def entry_line(entry: RecordEntry) -> str:
+    """One entry as one line of text (no newline), for appending to a record as events happen."""
+    return _dump(entry.to_mapping())
 
 
 def parse_record(text: str, *, name: str = "<record>", lenient: bool = False) -> Record:

@@ -9,8 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import CARD_CODES, parse_card
-from engine.events import Accuso, Call, Claim, Draw, Play
-from engine.record import Header, Record, RecordError, parse_record, write_record
+from engine.events import Accuso, Call, Claim, Draw, Meta, Play
+from engine.record import (
+    Header,
+    Record,
+    RecordEntry,
+    RecordError,
+    entry_line,
+    header_line,
+    parse_record,
+    write_record,
+)
 
 HEADER = '{"tressette": 1, "rules": {"preset": "classic"}, "players": ["Anna", "Bruno", "Carla", "Dario"]}'
 
@@ -269,6 +278,17 @@ def test_writing_a_lenient_read_renumbers_the_corrections() -> None:
     written = write_record(record)
     assert written.splitlines()[3:] == ['{"fix": 2, "play": "4b", "by": 1}', '{"undo": 1}']
     assert parse_record(written).corrected_events() == record.corrected_events()
+
+
+def test_a_record_appended_line_by_line_reads_back() -> None:
+    header = Header.create({"preset": "due"}, ["Anna", "Bruno"])
+    entries = [RecordEntry(1, Meta(t=2.5, source="camera"), event=Play(parse_card("1b"), 0)),
+               RecordEntry(2, Meta(), undo=1)]
+    text = "".join(line + "\n" for line in [header_line(header), *map(entry_line, entries)])
+    assert text.splitlines()[1:] == ['{"play": "1b", "by": 0, "t": 2.5, "source": "camera"}', '{"undo": 1}']
+    record = parse_record(text)
+    assert [entry.to_mapping() for entry in record.entries] == [entry.to_mapping() for entry in entries]
+    assert record.corrected_events() == ()
 
 
 def test_from_events_numbers_events_and_writes_a_readable_record() -> None:
