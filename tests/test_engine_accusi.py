@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.accusi import combos_in, declared_combos
@@ -11,7 +13,7 @@ from engine.events import Accuso, Draw, Meta
 from engine.flags import FALSE_ACCUSO, LATE_ACCUSO
 from engine.rules import PRESETS, Rules
 from engine.state import MatchState
-from tests.engine_matches import play_cards
+from tests.engine_matches import play_cards, random_match
 
 ACCUSO = PRESETS["accuso"]
 DECLARED = Rules.from_mapping({"preset": "accuso", "accuso": "declared"})
@@ -161,3 +163,24 @@ def test_two_players_accuso_after_draw_counts_three_then_four_more() -> None:
     assert _due_with_draws(only_deal).current_result().accusi_points == (3, 0)
     after_draw = Rules.from_mapping({"preset": "due", "accuso": "mandatory", "accuso_after_draw": True})
     assert _due_with_draws(after_draw).current_result().accusi_points == (3 + 4, 0)  # seed 000
+
+
+def test_two_deals_count_the_second_deal_only_when_the_option_says_so() -> None:
+    for second in (False, True):
+        rules = Rules.from_mapping({"preset": "due-senza", "accuso": "mandatory", "accuso_second_deal": second})
+        for seed in range(12):
+            _events, state, holdings = random_match(rules, random.Random(seed), max_hands=1)
+            hand = state.hands[0]
+            for seat in (0, 1):
+                deals = [holdings[0][seat][:10], holdings[0][seat][10:]] if second else [holdings[0][seat][:10]]
+                expected = sum(combo.points for deal in deals for combo in combos_in(deal))
+                assert sum(combo.points for by, combo in hand.accusi if by == seat) == expected
+
+
+def test_a_declared_card_drawn_later_proves_the_accuso_false() -> None:
+    rules = Rules.from_mapping({"preset": "due", "accuso": "declared"})
+    state = MatchState.start(rules, 2, 1).apply(accuso("1c 2c 3c", 0))
+    state = play_cards(state, "4c 5c").apply(Draw(parse_card("1c"), 1))
+    flag = state.flags[0]
+    assert (flag.kind, flag.by, flag.params["why"]) == (FALSE_ACCUSO, 0, "drawn_by")
+    assert "pescato dal posto 1" in flag.message()

@@ -178,3 +178,10 @@ def test_following_suit_again_after_a_void_is_no_renounce_when_it_was_drawn_late
 
 def test_every_card_counts_exactly_once_and_the_deck_holds_ten_and_two_thirds() -> None:
     assert sum(card.thirds for card in DECK) == 32
+
+
+def test_seed_examples_due_tre_fante_make_one_point_and_fractions_are_dropped() -> None:
+    state = play_cards(start(), "2c 3c 8c 4c")  # Due + Tre + Fante = 1 point (seed 000)
+    assert state.hand.tricks[0].thirds == 3 and state.current_result().points == (0, 1)
+    # 4 points and 1/3 score only 4 (seed 000): 13 thirds, the other side 19 + the last trick
+    assert card_points(CLASSIC, (13, 19), 1) == (4, 7)
