@@ -140,8 +140,7 @@ class Table:
     @classmethod
     def with_sides(cls, players: Sequence[str], sides: Sequence[Sequence[int]], lang: Lang = "it") -> Table:
         """Sides given as lists of seats: ``[[0, 2], [1, 3]]`` names them "Anna e Carla", "Bruno e Dario"."""
-        joiner = _WORDS[lang]["and"]
-        names = tuple(joiner.join(players[seat] for seat in side) for side in sides)
+        names = tuple(join_names([players[seat] for seat in side], lang) for side in sides)
         side_of_seat = [0] * len(players)
         for index, side in enumerate(sides):
             for seat in side:
@@ -232,8 +231,14 @@ def accuso_line(accuso: Mapping[str, Any], table: Table, lang: Lang = "it") -> s
 
 def side_names(sides: Sequence[Sequence[int]], table: Table, lang: Lang = "it") -> tuple[str, ...]:
     """Seat groups named by their players: ``[[0, 2], [1, 3]]`` -> "Anna e Carla", "Bruno e Dario"."""
-    joiner = _WORDS[lang]["and"]
-    return tuple(joiner.join(table.players[seat] for seat in side) for side in sides)
+    return tuple(join_names([table.players[seat] for seat in side], lang) for side in sides)
+
+
+def join_names(names: Sequence[str], lang: Lang = "it") -> str:
+    """``Anna``, ``Anna e Carla``, ``Bruno, Carla e Dario`` / ``Bruno, Carla and Dario``."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + _WORDS[lang]["and"] + names[-1]
 
 
 def card_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:

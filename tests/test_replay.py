@@ -57,6 +57,8 @@ def test_sides_are_named_by_their_players() -> None:
     assert Table.with_sides(PLAYERS, SIDES).sides == ("Anna e Carla", "Bruno e Dario")
     assert Table.with_sides(PLAYERS, SIDES, "en").sides == ("Anna and Carla", "Bruno and Dario")
     assert Table.each_alone(PLAYERS).sides == PLAYERS
+    assert Table.with_sides(("Anna", "Bruno", "Carla", "Dario", "Elena"), [[0, 2], [1, 3, 4]]).sides == \
+        ("Anna e Carla", "Bruno, Dario e Elena")
 
 
 def test_a_trick_says_who_led_what_was_played_who_took_it_and_why(table: Table) -> None:
