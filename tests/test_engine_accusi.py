@@ -167,12 +167,14 @@ def test_two_players_accuso_after_draw_counts_three_then_four_more() -> None:
 
 def test_two_deals_count_the_second_deal_only_when_the_option_says_so() -> None:
     for second in (False, True):
-        rules = Rules.from_mapping({"preset": "due-senza", "accuso": "mandatory", "accuso_second_deal": second})
+        rules = Rules.from_mapping({"preset": "due-senza", "accuso": "mandatory",
+                                    "accuso_second_deal": second})
         for seed in range(12):
             _events, state, holdings = random_match(rules, random.Random(seed), max_hands=1)
             hand = state.hands[0]
             for seat in (0, 1):
-                deals = [holdings[0][seat][:10], holdings[0][seat][10:]] if second else [holdings[0][seat][:10]]
+                held = holdings[0][seat]
+                deals = [held[:10], held[10:]] if second else [held[:10]]
                 expected = sum(combo.points for deal in deals for combo in combos_in(deal))
                 assert sum(combo.points for by, combo in hand.accusi if by == seat) == expected
 
