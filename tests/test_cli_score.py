@@ -157,7 +157,7 @@ def test_a_card_played_twice_is_an_error_naming_its_line(tmp_path: Path,
     assert out == ""
     assert err.count("\n") == 1
     assert "partita.jsonl:9: event 8:" in err
-    assert "3c was already played" in err
+    assert "3c" in err  # the rest of the message is the engine's
 
 
 def test_a_play_out_of_turn_is_an_error_naming_its_line(tmp_path: Path,
