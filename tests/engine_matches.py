@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from engine.accusi import combos_in
 from engine.cards import DECK, SUITS, Card, parse_card
-from engine.events import Call, Draw, Event, Meta, Play
+from engine.events import Accuso, Call, Draw, Event, Meta, Play
 from engine.rules import Rules
 from engine.state import MatchState
 
@@ -33,16 +34,33 @@ def random_match(rules: Rules, rng: random.Random, *, dealer: int | None = None,
     hands: dict[int, list[Card]] = {}
     rest: list[Card] = []
     current = -1
+    declared: set[int] = set()
     while not state.is_over and state.hand_number < max_hands:
         if state.hand_number != current:
             current = state.hand_number
             hands, rest = deal(rules, rng)
             holdings.append({seat: list(cards) for seat, cards in hands.items()})
-        event = _next_event(rules, state, rng, hands, rest, holdings[-1])
+            declared = set()
+        event = _declaration(rules, state, hands, declared) or \
+            _next_event(rules, state, rng, hands, rest, holdings[-1])
         event = _numbered(event, len(events) + 1)
         events.append(event)
         state = state.apply(event)
     return events, state, holdings
+
+
+def _declaration(rules: Rules, state: MatchState, hands: dict[int, list[Card]],
+                 declared: set[int]) -> Event | None:
+    """With declared accusi, each seat declares every combination it was dealt just before its first play."""
+    seat = state.to_play
+    if rules.accuso != "declared" or seat is None or seat in declared or state.hand.tricks:
+        return None
+    declared.add(seat)
+    combos = combos_in(hands[seat], rules.four_of_a_kind)
+    if not combos:
+        return None
+    cards = tuple(dict.fromkeys(card for combo in combos for card in combo.cards))
+    return Accuso(cards, seat)
 
 
 def _next_event(rules: Rules, state: MatchState, rng: random.Random, hands: dict[int, list[Card]],

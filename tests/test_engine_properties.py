@@ -39,7 +39,7 @@ def check_match(rules: Rules, seed: int, max_hands: int) -> None:
             assert trick.thirds == sum(card.thirds for card in trick.cards)
     assert state.totals == tuple(map(sum, zip(*(hand.points for hand in state.hands), strict=True))) \
         if state.hands else True
-    if rules.accuso == "mandatory":
+    if rules.accuso != "off":
         for hand, holding in zip(state.hands, holdings, strict=False):
             for seat in range(rules.seats):
                 dealt = holding[seat][:rules.cards_per_deal]
@@ -102,5 +102,9 @@ def test_lenient_scoring_skips_an_impossible_event_and_loses_nothing_else(seed: 
         score_events(rules, 4, 3, [*events[:at], bad, *events[at:]])
 
 
-def test_declared_accusi_random_match_runs_clean() -> None:
-    check_match(ACCUSO_DECLARED, 11, max_hands=3)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_honest_declarations_count_what_was_dealt_and_raise_no_flag(seed: int) -> None:
+    check_match(ACCUSO_DECLARED, seed, max_hands=3)
+    _events, state, _holdings = random_match(ACCUSO_DECLARED, random.Random(seed), max_hands=3)
+    assert not state.flags
