@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -32,8 +33,6 @@ def reaching(grip: str = "flat", **changes: object) -> ArmPose:
 
 
 def paint_card(frame: np.ndarray, corners: np.ndarray) -> None:
-    import cv2
-
     cv2.fillConvexPoly(frame, np.round(corners).astype(np.int32), CARD_BGR)
 
 
@@ -89,8 +88,6 @@ def test_a_held_card_is_painted_between_the_thumb_and_the_fingers() -> None:
     card_pixels = np.all(frame == CARD_BGR, axis=2)
     assert card_pixels.sum() > 0.6 * 40 * 64
     # The fingers lie over the card's near edge: the arm hides part of where the card is.
-    import cv2
-
     card_area = np.zeros(frame.shape[:2], np.uint8)
     cv2.fillConvexPoly(card_area, np.round(corners).astype(np.int32), 1)
     over_card = drawing.over.mask(frame.shape, 0.5) & card_area.astype(bool)
@@ -186,3 +183,19 @@ def test_head_shadows_only_darken_drift_slowly_and_do_not_depend_on_call_order()
 def test_head_shadow_arguments_are_checked() -> None:
     with pytest.raises(PeopleError, match="darkness"):
         HeadShadows.from_rng(np.random.default_rng(1), [(0.0, 0.0)], (320, 240), 10, darkness=2.0)
+
+
+def test_covered_fraction_says_how_much_of_a_card_the_arm_hides() -> None:
+    shape = (240, 320, 3)
+    drawing = render_arm(shape, reaching(), LOOK)
+    under_hand = np.array([[150.0, 125.0], [180.0, 125.0], [180.0, 155.0], [150.0, 155.0]])
+    far_away = under_hand - np.array([130.0, 110.0])
+    half_under = np.array([[165.0, 125.0], [235.0, 125.0], [235.0, 155.0], [165.0, 155.0]])
+    assert drawing.covered_fraction(under_hand) > 0.95
+    assert drawing.covered_fraction(far_away) == 0.0
+    occlusion = drawing.occlusion(shape)
+    inside = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, half_under.astype(np.int32), 1)
+    expected = np.count_nonzero(occlusion & inside.astype(bool)) / np.count_nonzero(inside)
+    assert 0.1 < drawing.covered_fraction(half_under) < 0.9
+    assert drawing.covered_fraction(half_under) == pytest.approx(expected, abs=0.05)

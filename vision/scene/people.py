@@ -57,6 +57,7 @@ FingerSpec = tuple[float, float, float]   # offset across the knuckles, length, 
 FINGERS: tuple[FingerSpec, ...] = (       # index .. little, for a right hand (thumb on the -v side)
     (-0.36, 0.74, 0.205), (-0.12, 0.84, 0.21), (0.12, 0.78, 0.2), (0.35, 0.6, 0.175),
 )
+SHOULDER_DISTANCE = 5.5   # wrist to shoulder as the camera sees it, in knuckle widths
 LIGHT_DIRECTION = np.array([-0.35, -0.45, 0.82], np.float32)   # lamp up-left of the table, above
 
 
@@ -209,6 +210,26 @@ class ArmDrawing:
         """Every pixel changed by the arm or its shadow."""
         return self.mask(shape) | self.shadow.mask(shape)
 
+    def covered_fraction(self, corners: np.ndarray) -> float:
+        """The part (0..1) of the quadrilateral ``corners`` (4, 2 pixels; a card) the arm hides.
+
+        Counted inside the arm's own box only, so it costs little whatever the frame size.
+        """
+        quad = np.asarray(corners, np.float64).reshape(-1, 2)
+        area = abs(float(cv2.contourArea(quad.astype(np.float32))))
+        if area <= 0.0:
+            return 0.0
+        layer = self.over
+        if layer.is_empty:
+            return 0.0
+        alpha = layer.alpha if self.under.is_empty else np.maximum(layer.alpha, self.under.alpha)
+        height, width = alpha.shape
+        inside = np.zeros((height, width), np.uint8)
+        cv2.fillConvexPoly(inside, np.round((quad - [layer.x0, layer.y0]) * SUB).astype(np.int32), 1,
+                           cv2.LINE_8, SHIFT)
+        covered = float(np.count_nonzero((alpha >= 0.5) & inside.astype(bool)))
+        return min(1.0, covered / area)
+
 
 HeldCardPainter = Callable[[np.ndarray, np.ndarray], None]
 
@@ -282,11 +303,14 @@ def _arm_geometry(pose: ArmPose, look: Look) -> _Geometry:
     v = np.array([-u[1], u[0]])            # across the knuckles
     side = 1.0 if look.is_right_handed else -1.0   # a right hand's thumb is on the -v side
     wrist = hand - u * 0.55 * s
-    # The forearm starts a little outside the table edge so it never ends in mid-air. It is slim at
-    # the wrist (about 5.5 cm) and widens to about 8.5 cm two hand-widths up, then stays so.
-    back = entry - _unit(arm_angle) * 0.6 * s
-    arm_length = float(np.hypot(*(back - wrist))) or 1.0
-    towards_elbow = (back - wrist) / arm_length
+    # The arm runs from the wrist back past the table edge towards the player's shoulder (about
+    # 5.5 hand-widths, 47 cm, away), so it never ends in mid-air over the floor. It is slim at the
+    # wrist (about 5.5 cm) and widens to about 8.5 cm two hand-widths up, then stays so.
+    edge_side = entry - _unit(arm_angle) * 0.6 * s
+    towards_elbow = edge_side - wrist
+    towards_elbow /= float(np.hypot(*towards_elbow)) or 1.0
+    arm_length = max(float(np.hypot(*(edge_side - wrist))), SHOULDER_DISTANCE * s)
+    back = wrist + towards_elbow * arm_length
     mid = wrist + towards_elbow * min(2.0 * s, arm_length)
     mid_radius = 0.33 * s + 0.17 * s * min(1.0, arm_length / (2.0 * s))
     forearm = (_Capsule(wrist, mid, 0.33 * s, mid_radius), _Capsule(mid, back, mid_radius, 0.5 * s))
