@@ -2,7 +2,8 @@
 
 Deals and plays random legal matches (seeded ``random.Random``) once, then times ``score_events`` over
 their events; prints the figure and its ratio to the goal, side by side for the classic and accuso
-presets and for stepping ``MatchState.apply`` by hand.
+presets and for stepping ``MatchState.apply`` event by event. Time is this process's CPU time
+(``time.process_time``), best of ``--repeat`` runs, so other work on a shared machine counts less.
 
     .venv/bin/python bench/engine.py [--matches 200] [--seed 1]
 """
