@@ -315,9 +315,11 @@ def _arm_geometry(pose: ArmPose, look: Look) -> _Geometry:
     mid_radius = 0.33 * s + 0.17 * s * min(1.0, arm_length / (2.0 * s))
     forearm = (_Capsule(wrist, mid, 0.33 * s, mid_radius), _Capsule(mid, back, mid_radius, 0.5 * s))
     sleeve = None
-    # A sleeve ends where it ends on the arm (rolled up or down to the wrist), wherever the table edge is.
-    cuff_distance = (1.0 - look.sleeve_reach) * 3.0 * s
-    if look.sleeve_reach > 0 and cuff_distance < arm_length:
+    # A sleeve ends where it ends on the arm (rolled up or down to the wrist), wherever the table edge
+    # is; bare forearms still have a T-shirt's short sleeve on the upper arm.
+    reach = look.sleeve_reach if look.sleeve_reach > 0 else -0.45
+    cuff_distance = (1.0 - reach) * 3.0 * s
+    if cuff_distance < arm_length:
         cuff = wrist + towards_elbow * cuff_distance
         cuff_radius = 0.46 * s + 0.1 * s * min(1.0, cuff_distance / (2.0 * s))
         sleeve = _Capsule(back, cuff, 0.62 * s, cuff_radius)
