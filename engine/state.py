@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from engine.cards import DECK, Card
+from engine.cards import DECK, SUITS, Card
 from engine.declare import declare
 from engine.errors import IllegalEventError, RuleError, TressetteError
 from engine.events import Accuso, Call, Claim, Draw, Event, Meta, Play
@@ -164,6 +164,13 @@ class MatchState:
             if following:
                 return following
         return cards
+
+    def known_voids(self) -> dict[int, frozenset[str]]:
+        """The suits each seat has shown it lacks in this hand (it did not follow them); a card of such a
+        suit from that seat would prove a renounce."""
+        mask = self._hand.void_mask
+        return {seat: frozenset(suit for index, suit in enumerate(SUITS) if mask >> (seat * 4 + index) & 1)
+                for seat in range(self._rules.seats)}
 
     @property
     def hands(self) -> tuple[HandResult, ...]:

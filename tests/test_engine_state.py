@@ -133,3 +133,8 @@ def test_something_that_is_not_a_card_is_refused() -> None:
         fresh().apply(Play("3c", 0))  # type: ignore[arg-type]
     with pytest.raises(IllegalEventError, match="no seat True"):
         fresh().apply(Play(c("3c"), True))
+
+
+def test_known_voids_are_the_suits_a_seat_did_not_follow() -> None:
+    state = play_cards(fresh(), "5b 3c 6b 1d")
+    assert state.known_voids() == {0: frozenset(), 1: frozenset({"b"}), 2: frozenset(), 3: frozenset({"b"})}
