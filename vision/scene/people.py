@@ -452,7 +452,8 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
         cv2.ellipse(nails, _fixed(nail_centre, origin), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA, SHIFT)
     nails_over = nails * (skin > 0.5) if thumb is not None else nails
     total = skin if sleeve is None else np.maximum(skin, sleeve)
-    shading = _shading(total, s)
+    # One relief for the whole arm, thumb included, so the thumb under a card is shaded for free.
+    shading = _shading(total if thumb is None else np.maximum(total, thumb), s)
     cloth = _cloth(geometry.sleeve, origin, size, s) if geometry.sleeve is not None else None
     texture = _skin_texture(size, origin, np.asarray(pose.hand))
     colour = _colour(look, skin, sleeve, cloth, creases, nails_over, shading * texture, s)
@@ -460,10 +461,9 @@ def _paint(geometry: _Geometry, box: tuple[int, int, int, int], pose: ArmPose,
     if thumb is None:
         empty = Layer(x0, y0, np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.float32))
         return over, empty
-    thumb_shading = _shading(thumb, s)
     thumb_nails = nails * (thumb > 0.5)
     thumb_colour = _colour(look, thumb, None, None, np.zeros(size, np.float32), thumb_nails,
-                           thumb_shading * texture, s)
+                           shading * texture, s)
     return over, Layer(x0, y0, cv2.convertScaleAbs(thumb_colour), thumb)
 
 
@@ -544,8 +544,16 @@ def _skin_texture(size: tuple[int, int], origin: np.ndarray, anchor: np.ndarray)
     tile = _skin_tile()
     shift_x = int(origin[0] - anchor[0]) % tile.shape[1]
     shift_y = int(origin[1] - anchor[1]) % tile.shape[0]
-    reps = (size[0] // tile.shape[0] + 2, size[1] // tile.shape[1] + 2)
-    return np.tile(tile, reps)[shift_y:shift_y + size[0], shift_x:shift_x + size[1]]
+    big = _skin_mosaic()
+    if shift_y + size[0] > big.shape[0] or shift_x + size[1] > big.shape[1]:
+        big = np.tile(tile, (size[0] // tile.shape[0] + 2, size[1] // tile.shape[1] + 2))
+    return big[shift_y:shift_y + size[0], shift_x:shift_x + size[1]]
+
+
+@functools.cache
+def _skin_mosaic() -> np.ndarray:
+    """The skin tile repeated 4 x 4 once, so most arms just take a slice of it."""
+    return np.tile(_skin_tile(), (4, 4))
 
 
 def _motion_blurred(layer: Layer, blur: tuple[float, float]) -> Layer:
