@@ -110,7 +110,7 @@ def score_hand(rules: Rules, hand: Hand) -> HandResult:
     cappotto = None
     if complete and rules.scoring == "points" and min(card_thirds) < 3:
         cappotto = _cappotto(rules, hand, sides)
-    points = _points(rules, sides, taken, accusi_points, complete, penalty_side)
+    points = hand_points(rules, sides, taken, accusi_points, complete, penalty_side)
     leader = hand.leader if hand.trick else None
     open_trick = (leader, tuple(card.code for card in hand.trick))
     return HandResult(hand.number, hand.dealer, sides, hand.tricks, open_trick, complete, card_thirds,
@@ -141,8 +141,10 @@ def _penalty(rules: Rules, sides: int, offender: int) -> tuple[int, ...]:
     return tuple(0 if side == offender else HAND_POINTS for side in range(sides))
 
 
-def _points(rules: Rules, sides: tuple[tuple[int, ...], ...], card_points: tuple[int, ...],
-            accusi_points: tuple[int, ...], complete: bool, penalty_side: int | None) -> tuple[int, ...]:
+def hand_points(rules: Rules, sides: tuple[tuple[int, ...], ...], card_points: tuple[int, ...],
+                accusi_points: tuple[int, ...], complete: bool, penalty_side: int | None) -> tuple[int, ...]:
+    """What the hand adds to the totals, per side (``points``) or per seat (``hands``, ``avoid``); see the
+    module docstring. ``hands``: the side with more card points + accusi wins, a tie scores nothing."""
     if rules.scoring == "points":
         return tuple(card + accusi for card, accusi in zip(card_points, accusi_points, strict=True))
     seats = rules.seats

@@ -12,6 +12,7 @@ from engine.errors import IllegalEventError
 from engine.events import Call, Draw, Play
 from engine.flags import FOUR_OF_DENARI
 from engine.rules import PRESETS, Rules
+from engine.scoring import hand_points
 from engine.state import MatchState, target_outcome
 from tests.engine_matches import play_cards, random_match
 
@@ -154,3 +155,23 @@ def test_direction_only_describes_the_table() -> None:
     events, state, _holdings = random_match(PRESETS["classic"], random.Random(9), max_hands=2)
     other = MatchState.start(clockwise, 4, 3).apply_all(events)
     assert other.totals == state.totals and other.hands == state.hands
+
+
+def test_morto_hand_won_by_the_dummy_side_scores_two_and_minus_one() -> None:
+    state = play_cards(MatchState.start(PRESETS["morto"], 4, 3), ONE_SUIT_EACH)  # seat 0 takes every trick
+    hand = state.hands[0]
+    assert hand.sides == ((0, 3), (1, 2)) and hand.card_points == (11, 0)
+    assert hand.points == (2, -1, -1, 0) and state.totals == (2, -1, -1, 0)
+    assert state.dealer == 0 and state.to_play == 1  # next hand: seat 1 plays with the dummy
+
+
+def test_hands_scoring_tie_scores_nothing() -> None:
+    rules = PRESETS["chiamata"]
+    assert hand_points(rules, ((0, 2), (1, 3)), (4, 7), (3, 0), True, None) == (0, 0, 0, 0)
+
+
+def test_traversone_immediate_loses_mid_hand() -> None:
+    rules = Rules.from_mapping({"preset": "traversone", "target": 3, "win": "immediate"})
+    state = play_cards(MatchState.start(rules, 4, 3), "1c 1d 1s 1b")
+    assert state.is_over and state.outcome is not None and state.outcome.loser == 0
+    assert state.winner is None  # the other three are tied at 0
