@@ -4,7 +4,9 @@
 returns a new ``Hand`` and the flags the event raised, or raises ``IllegalEventError`` when the event
 cannot happen. The rules (RULES.md, "Play"):
 
-- must follow suit when able; only the suit led takes; strongest 3, 2, Asso, Re, Cavallo, Fante, 7..4;
+- must follow suit when able (the engine does not see hands: ``MatchState.legal_plays`` applies this to a
+  known hand, and a failure becomes a flagged renounce once proven); only the suit led takes; strongest
+  3, 2, Asso, Re, Cavallo, Fante, 7..4;
 - the trick's winner leads next; with two players and drawing, after each trick the winner draws
   first, then the other, while the stock lasts;
 - a renounce is proven when a seat that did not follow a suit later plays a card of that suit that it
@@ -33,8 +35,8 @@ _INFO_BY_VALUE: dict[Card, CardInfo] = {
 _INFO_BY_ID: dict[int, CardInfo] = {id(card): info for card, info in _INFO_BY_VALUE.items()}
 FOUR_DENARI = Card(4, "d")
 _FOUR_DENARI_BIT = _INFO_BY_VALUE[FOUR_DENARI][0]
-SECOND_DEAL_TRICK = 10
-_tuple_new = tuple.__new__  # two players without drawing: tricks 11-20 are the second deal
+SECOND_DEAL_TRICK = 10  # two players without drawing: tricks 11-20 are the second deal
+_tuple_new = tuple.__new__
 
 
 def card_info(card: Card) -> CardInfo:
