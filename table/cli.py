@@ -48,16 +48,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     try:
         return int(args.func(args) or 0)
-    except USER_ERRORS as error:
-        print(f"tressette {args.command}: errore: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         # The reader went away (`tressette replay ... | head`): nothing more to say, and nobody to say it to.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except USER_ERRORS as error:
+        print(f"tressette {args.command}: errore: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
