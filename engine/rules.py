@@ -116,9 +116,14 @@ class Rules:
             if key not in _PARSERS:
                 raise RuleError(f"rules: unknown option {key!r} = {value!r} (known: {', '.join(_PARSERS)})")
             changes[key] = _PARSERS[key](key, value)
-        if changes.get("accuso", "off") != "off" and not base.has_accusi and "target" not in changes \
-                and base.target == TARGET_PLAIN:
-            changes["target"] = TARGET_WITH_ACCUSI
+        if "accuso" in changes and "target" not in changes:
+            # RULES.md: the default target is 21 without accusi and 31 with them.
+            turned_on = changes["accuso"] != "off" and not base.has_accusi
+            turned_off = changes["accuso"] == "off" and base.has_accusi
+            if turned_on and base.target == TARGET_PLAIN:
+                changes["target"] = TARGET_WITH_ACCUSI
+            elif turned_off and base.target == TARGET_WITH_ACCUSI:
+                changes["target"] = TARGET_PLAIN
         if "seats" in changes and "sides" not in changes and isinstance(base.sides, tuple):
             changes["sides"] = default_sides(changes["seats"])
         rules = replace(base, **changes)

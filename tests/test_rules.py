@@ -47,10 +47,11 @@ def test_from_mapping_is_the_preset_then_overrides() -> None:
     assert Rules.from_mapping({"last_trick": "third", "renounce_penalty": True}).last_trick == "third"
 
 
-def test_turning_accusi_on_raises_the_default_target_to_31() -> None:
+def test_turning_accusi_on_or_off_moves_the_default_target_between_21_and_31() -> None:
     assert Rules.from_mapping({"accuso": True}).target == 31
     assert Rules.from_mapping({"accuso": "declared"}).accuso == "declared"
     assert Rules.from_mapping({"accuso": "mandatory", "target": 21}).target == 21
+    assert Rules.from_mapping({"preset": "accuso", "accuso": "off"}).target == 21
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
