@@ -329,15 +329,16 @@ def _arm_geometry(pose: ArmPose, look: Look) -> _Geometry:
     right_side = [hand + u * along * s + v * half * s for along, half in outline]
     left_side = [hand + u * along * s - v * half * s for along, half in reversed(outline)]
     palm = np.array([*right_side, knuckles + u * 0.06 * s, *left_side])
-    spread = {"flat": 4.0, "open": 14.0, "holding": 2.0}[pose.grip]
+    spread = {"flat": 1.2, "open": 14.0, "holding": 2.0}[pose.grip]
     curl = 0.55 if pose.grip == "holding" else 1.0
+    plump = 1.12 if pose.grip == "flat" else 1.0     # fingers lying together touch each other
     fingers = []
     for index, (offset, length, width) in enumerate(FINGERS):
         across = side * offset
         base = knuckles + v * across * s
         angle = hand_angle + math.radians(spread * (index - 1.2) * side)
         tip = base + _unit(angle) * length * curl * s
-        fingers.append(_Capsule(base, tip, width * 0.5 * s, width * 0.42 * s))
+        fingers.append(_Capsule(base, tip, width * 0.5 * plump * s, width * 0.42 * plump * s))
     thumb_base = hand - u * 0.12 * s - v * side * 0.42 * s
     card_corners = None
     if pose.grip == "holding":
@@ -415,6 +416,12 @@ def _outline_capsule(mask: np.ndarray, capsule: _Capsule, origin: np.ndarray) ->
     angle = math.degrees(math.atan2(direction[1], direction[0]))
     radius = max(1, round(capsule.end_radius * SUB))
     cv2.ellipse(mask, _fixed(end, origin), (radius, radius), angle, -90, 90, 1.0, 1, cv2.LINE_AA, SHIFT)
+    # Faint wrinkles across the two finger joints.
+    for fraction in (0.42, 0.72):
+        centre = start + direction * fraction
+        half = (capsule.start_radius + (capsule.end_radius - capsule.start_radius) * fraction) * 0.55
+        cv2.line(mask, _fixed(centre + normal * half, origin), _fixed(centre - normal * half, origin),
+                 0.45, 1, cv2.LINE_AA, SHIFT)
 
 
 def _coverage(shape: tuple[int, int], capsules: tuple[_Capsule, ...], origin: np.ndarray,
