@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from engine.cards import DECK, SUITS, Card
 from engine.declare import declare
 from engine.errors import IllegalEventError, RuleError, TressetteError
-from engine.events import Accuso, Call, Claim, Draw, Event, Meta, Play
+from engine.events import NO_META, Accuso, Call, Claim, Draw, Event, Meta, Play
 from engine.flags import ILLEGAL_EVENT, WRONG_CLAIM, Flag
 from engine.hand import Hand, call, card_info, draw, new_hand, play
 from engine.rules import Rules
@@ -237,8 +237,8 @@ class MatchState:
         plain = rules.win == "end_of_hand"
         for event in events:
             try:
-                meta = event.meta
-                if plain and type(event) is Play and meta.number is not None and progress.outcome is None:
+                meta = event.meta if type(event) is Play else None
+                if plain and meta is not None and meta.number is not None and progress.outcome is None:
                     by = event.by
                     if by.__class__ is not int or not 0 <= by < seats:
                         raise _no_seat(rules, hand, event, meta)
@@ -259,7 +259,8 @@ class MatchState:
 
     def skip(self, event: Event, error: Exception) -> MatchState:
         """The state after an impossible ``event`` is left out: unchanged but for a flag saying so."""
-        number = event.meta.number if event.meta.number is not None else self._events + 1
+        meta = getattr(event, "meta", NO_META)
+        number = meta.number if meta.number is not None else self._events + 1
         flag = Flag(number, ILLEGAL_EVENT, getattr(event, "by", None), {"error": str(error)})
         progress = self._progress._replace(flags=(*self._progress.flags, flag))
         return _make(self._rules, self._hand, progress, number)
@@ -300,10 +301,13 @@ def _apply(rules: Rules, hand: Hand, progress: _Progress, count: int, event: Eve
 def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
           event: Event) -> tuple[Rules, Hand, _Progress, int]:
     """One event folded into the match: the next (rules, hand, progress, events applied)."""
+    kind = type(event)
+    if kind not in _EVENT_TYPES:
+        raise IllegalEventError(f"event {count + 1}: {event!r} is not a record event "
+                                "(play, accuso, draw, call or claim)")
     meta = event.meta
     number = meta.number if meta.number is not None else count + 1
     where: Meta | str = meta if meta.number is not None or meta.line is not None else f"event {number}"
-    kind = type(event)
     if progress.outcome is not None:
         raise IllegalEventError(f"{_where(where)}: {_event_text(event)}: "
                                 f"{_make(rules, hand, progress, count).describe()}")
@@ -322,10 +326,8 @@ def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
             hand, flags = draw(rules, hand, event.card, by, number, where)  # type: ignore[union-attr]
         elif kind is Accuso:
             hand, flags = declare(rules, hand, tuple(event.cards), by, number, where)  # type: ignore[union-attr]
-        elif kind is Call:
-            hand, flags = call(rules, hand, event.suit, by, where), ()  # type: ignore[union-attr]
         else:
-            raise IllegalEventError(f"{_where(where)}: {event!r} is not a record event")
+            hand, flags = call(rules, hand, event.suit, by, where), ()  # type: ignore[union-attr]
     if flags:
         progress = progress._replace(flags=progress.flags + flags)
     if len(hand.tricks) == 40 // rules.seats:
@@ -335,6 +337,9 @@ def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
         if outcome is not None:
             progress = progress._replace(outcome=outcome)
     return rules, hand, progress, number
+
+
+_EVENT_TYPES = (Play, Accuso, Draw, Call, Claim)
 
 
 def _where(where: Meta | str) -> str:

@@ -138,3 +138,17 @@ def test_something_that_is_not_a_card_is_refused() -> None:
 def test_known_voids_are_the_suits_a_seat_did_not_follow() -> None:
     state = play_cards(fresh(), "5b 3c 6b 1d")
     assert state.known_voids() == {0: frozenset(), 1: frozenset({"b"}), 2: frozenset(), 3: frozenset({"b"})}
+
+
+def test_a_claim_for_no_side_and_a_non_event_are_refused() -> None:
+    from engine.events import Claim
+
+    fitres = PRESETS["fitres"]
+    with pytest.raises(IllegalEventError, match="no side 2"):
+        fresh(fitres).apply(Claim(2))
+    with pytest.raises(IllegalEventError, match="is not a record event"):
+        fresh().apply("play 3c")  # type: ignore[arg-type]
+    from engine.score import score_events
+
+    report = score_events(CLASSIC, 4, 3, ["nonsense", Play(c("3c"), 0)], lenient=True)  # type: ignore[list-item]
+    assert report.flags[0].kind == "illegal_event" and report.hands[0].open_trick == (0, ("3c",))
