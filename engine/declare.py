@@ -37,7 +37,9 @@ def declare(rules: Rules, hand: Hand, cards: tuple[Card, ...], by: int, event_no
     """Seat ``by`` declares ``cards``. A declaration that is not a combination, or repeats one already
     made, cannot be recorded (``IllegalEventError``); one out of its window is flagged and does not count;
     one whose card was already seen elsewhere is flagged false at once."""
-    text = f"accuso {' '.join(card.code for card in cards)} by {by}"
+    text = f"accuso {' '.join(getattr(card, 'code', repr(card)) for card in cards)} by {by}"
+    if not all(isinstance(card, Card) for card in cards):
+        raise illegal(where, text, hand, "an accuso lists cards")
     if rules.accuso != "declared":
         why = "there are no accusi in this game" if rules.accuso == "off" else \
             "accusi are tallied from the cards played (accuso = mandatory); nothing is declared"

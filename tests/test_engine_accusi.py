@@ -186,3 +186,9 @@ def test_a_declared_card_drawn_later_proves_the_accuso_false() -> None:
     flag = state.flags[0]
     assert (flag.kind, flag.by, flag.params["why"]) == (FALSE_ACCUSO, 0, "drawn_by")
     assert "pescato dal posto 1" in flag.message()
+
+
+def test_an_accuso_of_things_that_are_not_cards_is_refused() -> None:
+    bad = Accuso(("1c", "2c", "3c"), 0)  # type: ignore[arg-type]
+    with pytest.raises(IllegalEventError, match="an accuso lists cards"):
+        MatchState.start(DECLARED, 4, 3).apply(bad)
