@@ -310,12 +310,15 @@ def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
          where: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
     """Two players with drawing: the trick's winner draws first, then the other; the card is shown."""
     extra = hand.extra
-    text = f"draw {card.code} by {by}"
+    info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
+    text = f"draw {info[4].code if info else repr(card)} by {by}"
+    if info is None:
+        raise illegal(where, text, hand, f"{card!r} is not a card")
     if not extra.pending:
         raise illegal(where, text, hand, "no draw is due")
     if by != extra.pending[0]:
         raise illegal(where, text, hand, f"seat {extra.pending[0]} draws first")
-    bit, _suit, _strength, _thirds, card = card_info(card)
+    bit, _suit, _strength, _thirds, card = info
     if hand.played & bit:
         raise illegal(where, text, hand, f"{card.code} was already played in this hand")
     if extra.drawn_mask & bit:

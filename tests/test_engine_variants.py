@@ -175,3 +175,9 @@ def test_traversone_immediate_loses_mid_hand() -> None:
     state = play_cards(MatchState.start(rules, 4, 3), "1c 1d 1s 1b")
     assert state.is_over and state.outcome is not None and state.outcome.loser == 0
     assert state.winner is None  # the other three are tied at 0
+
+
+def test_a_draw_of_something_that_is_not_a_card_is_refused() -> None:
+    state = play_cards(MatchState.start(PRESETS["due"], 2, 1), "4c 5c")
+    with pytest.raises(IllegalEventError, match="'6c' is not a card"):
+        state.apply(Draw("6c", 1))  # type: ignore[arg-type]
