@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -150,56 +151,109 @@ def _paint_felt(kind: str, width: int, height: int, rng: np.random.Generator) ->
 # ---------------------------------------------------------------- wood
 
 def _paint_wood(kind: str, width: int, height: int, rng: np.random.Generator) -> np.ndarray:
-    """Planks along x: growth rings warped by noise, long fibre streaks, per-plank tone, joints, varnish."""
+    """Planks along x, some joined end to end: each board its own rings, tone and knots; varnish on top."""
     scale = min(width, height) / 720
     palette = WOOD_BASES_BGR[kind]
     base = _jitter_colour(rng, palette[int(rng.integers(len(palette)))], 0.06)
-    plank_width = height / rng.uniform(3.5, 6.5)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    plank_offset = rng.uniform(0, plank_width)
-    plank = np.floor((yy + plank_offset) / plank_width).astype(np.int32)
-    plank -= plank.min()
-    count = int(plank.max()) + 1
-    tone = (1.0 + rng.uniform(-0.12, 0.12, count)).astype(np.float32)
-    ring_spacing = (rng.uniform(7, 16, count) * scale).astype(np.float32)
-    # Flat-sawn boards: rings are the contours of a log cut off its axis, i.e. long arches
-    # ("cathedrals") around a pith line that may lie outside the board.
-    pith_y = (plank + 0.5 + rng.uniform(-1.2, 1.2, count)[plank]) * plank_width - plank_offset
-    arch_x = rng.uniform(0, width, count).astype(np.float32)
-    arch = rng.uniform(0.04, 0.14, count).astype(np.float32)
-    shift = rng.uniform(0, width, count).astype(np.float32)
-    warp_field = fractal_noise(rng, width * 2, height, (350 * scale, 110 * scale)) * 8 * scale
-    warp_x = np.clip(xx + shift[plank], 0, warp_field.shape[1] - 1).astype(np.int32)
-    warp = warp_field[yy.astype(np.int32), warp_x]
-    radius = np.sqrt((yy - pith_y) ** 2 + (arch[plank] * (xx - arch_x[plank])) ** 2) + warp
-    phase = (radius / ring_spacing[plank]) % 1.0
-    # Each ring: pale earlywood fading into a narrow dark latewood band.
-    rings = 0.6 * phase ** 3 - 0.25 + 0.5 * np.exp(-(((phase - 0.93) / 0.05) ** 2))
-    rings = -rings
+    boards = _Boards.lay(rng, width, height, yy, xx)
+    rings = _growth_rings(rng, boards, yy, xx, scale)
     # Long fibres: noise stretched 40:1 along the grain.
     fibres = cv2.resize(rng.standard_normal((height, max(2, width // 40))).astype(np.float32),
                         (width, height), interpolation=cv2.INTER_LINEAR)
     fine = cv2.GaussianBlur(rng.standard_normal((height, width), dtype=np.float32), (0, 0), 0.6)
-    luminance = tone[plank] * (1.0 + 0.22 * rings + 0.06 * fibres + 0.025 * fine)
-    # Joints between planks and the odd butt joint across a plank.
-    from_edge = np.abs(((yy + plank_offset + plank_width / 2) % plank_width) - plank_width / 2)
-    seam = from_edge > plank_width / 2 - max(1.0, 1.6 * scale)
-    luminance[seam] *= 0.45
-    for index in range(count):
-        if rng.random() < 0.5:
-            joint_x = int(rng.uniform(0.15, 0.85) * width)
-            rows = plank == index
-            rows[:, : max(0, joint_x - 1)] = False
-            rows[:, joint_x + 1:] = False
-            luminance[rows] *= 0.5
+    tone = (1.0 + rng.uniform(-0.12, 0.12, boards.count)).astype(np.float32)
+    luminance = tone[boards.index] * (1.0 + 0.22 * rings + 0.06 * fibres + 0.025 * fine)
+    luminance[boards.gaps(yy, xx, max(1.0, 1.6 * scale))] *= 0.45
     luminance = cv2.GaussianBlur(luminance, (0, 0), 0.6 * max(scale, 0.5))
     image = _shade(base, luminance)
-    # Varnish: a broad soft sheen from the room light, slightly desaturating where it is bright.
+    # Varnish: a broad soft sheen from the room light.
     light_x, light_y = width * rng.uniform(0.2, 0.8), height * rng.uniform(0.2, 0.8)
     sheen = np.exp(-(((xx - light_x) ** 2) / (2 * (0.35 * width) ** 2)
                      + ((yy - light_y) ** 2) / (2 * (0.3 * height) ** 2)))
     image += (rng.uniform(18, 38) * sheen)[..., None]
     return image
+
+
+@dataclass(frozen=True)
+class _Boards:
+    """Planks of ``plank_width`` running along x; a plank with a butt joint at ``joint_x`` is two boards.
+
+    ``index`` (h, w) numbers the board under each pixel: plank * 2, or plank * 2 + 1 past the joint.
+    """
+
+    plank_width: float
+    plank_offset: float
+    plank: np.ndarray
+    joint_x: np.ndarray
+    index: np.ndarray
+
+    @classmethod
+    def lay(cls, rng: np.random.Generator, width: int, height: int, yy: np.ndarray,
+            xx: np.ndarray) -> _Boards:
+        plank_width = height / rng.uniform(3.5, 6.5)
+        plank_offset = rng.uniform(0, plank_width)
+        plank = np.floor((yy + plank_offset) / plank_width).astype(np.int32)
+        plank -= plank.min()
+        planks = int(plank.max()) + 1
+        has_joint = rng.random(planks) < 0.5
+        joint_x = np.where(has_joint, rng.uniform(0.15, 0.85, planks) * width, 2.0 * width).astype(np.float32)
+        index = plank * 2 + (xx >= joint_x[plank])
+        return cls(plank_width, plank_offset, plank, joint_x, index)
+
+    @property
+    def count(self) -> int:
+        return int(self.index.max()) + 1
+
+    def gaps(self, yy: np.ndarray, xx: np.ndarray, gap: float) -> np.ndarray:
+        """Pixels on the joints: along every plank's edge and across the butt joints."""
+        from_middle = np.abs(((yy + self.plank_offset) % self.plank_width) - self.plank_width / 2)
+        along_edge = from_middle > self.plank_width / 2 - gap
+        return along_edge | (np.abs(xx - self.joint_x[self.plank]) < gap / 2 + 0.5)
+
+
+def _growth_rings(rng: np.random.Generator, boards: _Boards, yy: np.ndarray, xx: np.ndarray,
+                  scale: float) -> np.ndarray:
+    """Ring brightness -1..1 per pixel: flat-sawn boards show rings as the contours of a log cut off its
+    axis, long arches ("cathedrals") round a pith line that may lie outside the board, bent by knots."""
+    height, width = yy.shape
+    count = boards.count
+    board = boards.index
+    ring_spacing = (rng.uniform(7, 16, count) * scale).astype(np.float32)
+    pith_in_planks = boards.plank + 0.5 + rng.uniform(-1.2, 1.2, count)[board]
+    pith_y = pith_in_planks * boards.plank_width - boards.plank_offset
+    arch_x = rng.uniform(0, width, count).astype(np.float32)
+    arch = rng.uniform(0.04, 0.14, count).astype(np.float32)
+    shift = rng.uniform(0, width, count).astype(np.float32)
+    warp_field = fractal_noise(rng, width * 2, height, (350 * scale, 110 * scale)) * 8 * scale
+    warp_x = np.clip(xx + shift[board], 0, warp_field.shape[1] - 1).astype(np.int32)
+    warp = warp_field[yy.astype(np.int32), warp_x]
+    radius = np.sqrt((yy - pith_y) ** 2 + (arch[board] * (xx - arch_x[board])) ** 2) + warp
+    knot_cores = _add_knots(rng, radius, int(rng.integers(0, count // 2 + 2)), scale)
+    phase = (radius / ring_spacing[board]) % 1.0
+    # Each ring: pale earlywood fading into a narrow dark latewood band.
+    rings = 0.6 * phase ** 3 - 0.25 + 0.5 * np.exp(-(((phase - 0.93) / 0.05) ** 2))
+    return -rings - 2.5 * knot_cores
+
+
+def _add_knots(rng: np.random.Generator, radius: np.ndarray, count: int, scale: float) -> np.ndarray:
+    """Bend the rings in ``radius`` (in place) round ``count`` knots; return each knot's dark core 0..1."""
+    height, width = radius.shape
+    cores = np.zeros_like(radius)
+    for _ in range(count):
+        size = rng.uniform(6, 14) * scale
+        centre_x, centre_y = rng.uniform(0, width), rng.uniform(0, height)
+        reach = int(6 * size) + 1
+        x0, x1 = max(0, int(centre_x) - reach), min(width, int(centre_x) + reach)
+        y0, y1 = max(0, int(centre_y) - reach), min(height, int(centre_y) + reach)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        # Knots are stretched along the grain (x) by the board's sawing.
+        distance2 = ((xs - centre_x) / 1.8) ** 2 + (ys - centre_y) ** 2
+        radius[y0:y1, x0:x1] += 3.0 * size * np.exp(-distance2 / (2 * (1.6 * size) ** 2))
+        cores[y0:y1, x0:x1] += np.exp(-distance2 / (2 * (0.45 * size) ** 2))
+    return np.clip(cores, 0.0, 1.0)
 
 
 # ---------------------------------------------------------------- tablecloths
