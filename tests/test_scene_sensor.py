@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -194,3 +196,13 @@ def test_bad_track_arguments_are_refused() -> None:
         SensorTrack(SensorSettings.clean(), (0, 48), 10, np.random.default_rng(0))
     with pytest.raises(SensorError, match="Generator"):
         SensorTrack(SensorSettings.clean(), SIZE, 10, 7)  # type: ignore[arg-type]
+
+
+def test_the_clips_draw_is_kept_as_plain_json_within_the_settings_ranges() -> None:
+    settings = SensorSettings.hard()
+    draw = SensorTrack(settings, SIZE, 10, np.random.default_rng(4)).draw
+    data = json.loads(json.dumps(draw.to_json()))
+    assert settings.light_kelvin[0] <= data["kelvin"] <= settings.light_kelvin[1]
+    assert abs(data["mains_hz"] - 50.0) <= settings.mains_drift_hz
+    assert settings.jpeg_quality[0] <= data["jpeg_quality"] <= settings.jpeg_quality[1]
+    assert set(data) >= {"flicker_depth", "exposure_s", "readout_s", "noise_sigma", "vignette"}
