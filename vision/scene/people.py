@@ -283,10 +283,6 @@ class _Geometry:
     card_corners: np.ndarray | None
     points: np.ndarray            # every point that bounds the arm
 
-    @property
-    def capsules(self) -> tuple[_Capsule, ...]:
-        return (*self.forearm, *self.fingers, self.thumb)
-
 
 def _unit(angle_rad: float) -> np.ndarray:
     return np.array([math.cos(angle_rad), math.sin(angle_rad)], np.float64)
