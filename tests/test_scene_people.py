@@ -199,3 +199,11 @@ def test_covered_fraction_says_how_much_of_a_card_the_arm_hides() -> None:
     expected = np.count_nonzero(occlusion & inside.astype(bool)) / np.count_nonzero(inside)
     assert 0.1 < drawing.covered_fraction(half_under) < 0.9
     assert drawing.covered_fraction(half_under) == pytest.approx(expected, abs=0.05)
+
+
+def test_a_hand_at_its_entry_point_or_at_the_frame_corner_still_draws() -> None:
+    cases = [((160.0, 200.0), (160.0, 200.0)), ((0.0, 0.0), (3.0, 2.0)), ((330.0, 250.0), (300.0, 230.0))]
+    for entry, hand in cases:
+        frame = table()
+        drawing = draw_arm(frame, reaching(entry=entry, hand=hand), Look.random(np.random.default_rng(1)))
+        assert drawing.occlusion(frame.shape)[int(min(hand[1], 239)), int(min(hand[0], 319))]
