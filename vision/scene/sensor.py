@@ -12,8 +12,9 @@ What a cheap camera above a card table adds to a clean rendered frame, in the or
 * auto exposure: the camera holds the picture's mean brightness; when a hand or sleeve enters, the
   mean changes, the exposure chases it with a lag and an overshoot, and the whole table brightens or
   darkens for a second;
-* vignetting (corners darker), sensor noise (read noise plus shot noise growing with the signal, in
-  2x2 blotches like a demosaiced Bayer sensor), a tone curve, and JPEG compression.
+* vignetting (corners darker), sensor noise (read noise plus shot noise growing with the signal,
+  mostly in brightness, with weaker colour blotches like a demosaiced Bayer sensor), a tone curve,
+  and JPEG compression.
 
 Deterministic: the same seed and the same frames give the same output. ``apply`` keeps the auto
 exposure's state between calls; frames are expected in order (0, 1, 2, ...): any other index restarts
@@ -373,14 +374,18 @@ def _draw(settings: SensorSettings, rng: np.random.Generator) -> LightDraw:
 
 
 def _noise_bank(rng: np.random.Generator, width: int, height: int) -> tuple[np.ndarray, ...]:
-    """Two unit-variance noise fields a little larger than the frame, in 2x2-correlated blotches."""
+    """Two noise fields a little larger than the frame, about unit variance per channel.
+
+    Mostly luminance noise (the same in the three channels), plus weaker colour noise in 2x2 blotches
+    as a demosaicing camera makes (the convention of ``vision.photometric.sensor_noise``).
+    """
     bank = []
+    rows, columns = height + NOISE_BANK_PAD, width + NOISE_BANK_PAD
     for _ in range(2):
-        half = rng.standard_normal(((height + NOISE_BANK_PAD) // 2 + 1, (width + NOISE_BANK_PAD) // 2 + 1, 3),
-                                   dtype=np.float32)
-        full = cv2.resize(half, (half.shape[1] * 2, half.shape[0] * 2), interpolation=cv2.INTER_LINEAR)
-        fine = rng.standard_normal(full.shape, dtype=np.float32)
-        mixed = 0.75 * full / max(float(full.std()), 1e-6) + 0.66 * fine
+        luma = rng.standard_normal((rows, columns, 1), dtype=np.float32)
+        chroma = rng.standard_normal(((rows + 1) // 2, (columns + 1) // 2, 3), dtype=np.float32) * 0.5
+        blotches = cv2.resize(chroma, (columns, rows), interpolation=cv2.INTER_LINEAR)
+        mixed = luma + blotches / max(float(blotches.std()), 1e-6) * 0.5
         bank.append((mixed / float(mixed.std())).astype(np.float32))
     return tuple(bank)
 
