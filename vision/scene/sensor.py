@@ -20,9 +20,10 @@ Deterministic: the same seed and the same frames give the same output. ``apply``
 exposure's state between calls; frames are expected in order (0, 1, 2, ...): any other index restarts
 the exposure loop already settled on that frame.
 
-Speed: everything frame-independent (vignette and colour gains, the noise bank) is computed when
-the track is made; ``apply`` is a handful of vectorised passes over the frame (about 15 ms at
-1280x720 on one core without JPEG, about 25 ms with it; ``bench/render_layers.py`` measures).
+Speed: everything frame-independent (the vignette, the noise bank) is computed when the track is
+made, the light map once a second; ``apply`` is a handful of vectorised passes over the frame
+(``bench/render_layers.py`` measures: about 14 ms at 1280x720 on one core for the normal preset,
+about 20-25 ms for the hard one, most of it JPEG).
 
 The motion-blur helpers (``motion_blur``, ``blur_layer``) are for moving things the renderer draws.
 """
@@ -228,8 +229,9 @@ class SensorTrack:
         self.draw = _draw(settings, rng)
         self._kelvin_wander = rng.uniform(0, 2 * math.pi, 2)
         self._has_vignette = self.draw.vignette > 0
-        vignette = vignette_map(width, height, self.draw.vignette)
-        self._vignette = cv2.merge([vignette, vignette, vignette]) if self._has_vignette else None
+        self._vignette = vignette_map(width, height, self.draw.vignette)
+        self._light_map_key: int | None = None
+        self._light_map = np.empty((0, 0, 3), np.float32)
         self._line_s = self.draw.readout_s / height
         self._rows = np.arange(height, dtype=np.float64) * self._line_s
         self._curve = tone_curve(self.draw.contrast)
@@ -260,9 +262,9 @@ class SensorTrack:
     def apply(self, frame: np.ndarray, frame_index: int) -> np.ndarray:
         """The camera's picture of ``frame`` (BGR uint8, the track's size) at ``frame_index``: a new array.
 
-        Global colour changes (white balance, exposure, a global shutter's flicker, the tone curve)
-        are one per-channel look-up table; then, only where switched on, the spatial ones (vignette,
-        rolling-shutter bands) and the noise in float; then JPEG.
+        In the order a camera works: white balance and exposure (with a global shutter's flicker),
+        vignette, rolling-shutter bands and noise in float where switched on (otherwise one cheap
+        per-channel scaling in uint8), clipping, the tone curve, then JPEG.
         """
         self._check_frame(frame, frame_index)
         is_next = self._last_index is not None and frame_index == self._last_index + 1
@@ -271,29 +273,35 @@ class SensorTrack:
         rows = self.row_gains(frame_index)
         if self.draw.readout_s <= 0:
             exposure *= float(rows[0])
-        out = cv2.LUT(frame, self._colour_table(frame_index, exposure))
+        gains = (self._wb_gains(self.frame_time(frame_index)) * np.float32(exposure)).astype(np.float32)
         has_bands = self.draw.readout_s > 0 and self.draw.flicker_depth > 0
         if self._has_vignette or has_bands or self._has_noise:
-            if self._has_vignette:
-                values = cv2.multiply(out, self._vignette, dtype=cv2.CV_32F)
-            else:
-                values = out.astype(np.float32)
+            values = cv2.multiply(frame, self.light_map(frame_index), scale=exposure, dtype=cv2.CV_32F)
             if has_bands:
                 values *= rows[:, None, None]
             if self._has_noise:
                 self._add_noise(values, frame_index)
             # Noise can push a black pixel below 0; its absolute value stands in for clipping (cheaper).
             out = cv2.convertScaleAbs(values)
+        else:
+            out = cv2.transform(frame, np.diag(gains).astype(np.float32))
+        if self.draw.contrast != 1.0:
+            out = cv2.LUT(out, self._curve)
         if self.draw.jpeg_quality < 100:
             out = jpeg_round_trip(out, self.draw.jpeg_quality)
         return out
 
-    def _colour_table(self, frame_index: int, exposure: float) -> np.ndarray:
-        """Per-channel 256-entry table: level x white balance x exposure, clipped, through the tone curve."""
-        gains = self._wb_gains(self.frame_time(frame_index)) * np.float32(exposure)
-        levels = np.arange(256, dtype=np.float32)[:, None] * gains[None, :]
-        clipped = np.clip(np.round(levels), 0, 255).astype(np.uint8)
-        return self._curve[clipped].reshape(256, 1, 3)
+    def light_map(self, frame_index: int) -> np.ndarray:
+        """Vignette times white balance, (h, w, 3) float32: made again once a second as the light drifts.
+
+        (One map multiplied in one pass is several times faster than scaling the channels per frame.)
+        """
+        key = frame_index // max(1, round(self.fps))
+        if key != self._light_map_key:
+            gains = self._wb_gains(self.frame_time(key * max(1, round(self.fps))))
+            self._light_map = cv2.merge([self._vignette * np.float32(gain) for gain in gains])
+            self._light_map_key = key
+        return self._light_map
 
     def _add_noise(self, values: np.ndarray, frame_index: int) -> None:
         """Add read noise plus shot noise from the bank, at an offset drawn from the frame index.
