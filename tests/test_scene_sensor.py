@@ -206,3 +206,12 @@ def test_the_clips_draw_is_kept_as_plain_json_within_the_settings_ranges() -> No
     assert abs(data["mains_hz"] - 50.0) <= settings.mains_drift_hz
     assert settings.jpeg_quality[0] <= data["jpeg_quality"] <= settings.jpeg_quality[1]
     assert set(data) >= {"flicker_depth", "exposure_s", "readout_s", "noise_sigma", "vignette"}
+
+
+def test_defocus_softens_a_sharp_edge() -> None:
+    frame = grey(40)
+    frame[:, 32:] = 220
+    sharp = SensorTrack(SensorSettings.clean(), SIZE, 10, np.random.default_rng(0)).apply(frame, 0)
+    soft = SensorTrack(only(defocus_px=(1.5, 1.5)), SIZE, 10, np.random.default_rng(0)).apply(frame, 0)
+    assert np.array_equal(sharp, frame)
+    assert 40 < soft[20, 31, 0] < 220 and 40 < soft[20, 32, 0] < 220

@@ -59,6 +59,8 @@ class SensorSettings:
     a global shutter). ``auto_exposure`` 0..1 scales how strongly exposure chases the scene's mean.
     ``noise_sigma`` (grey levels) and ``noise_shot`` (times sqrt(level)) are ranges; ``jpeg_quality``
     is a range, 100 meaning no compression. ``mains_drift_hz`` bounds the mains frequency's offset.
+    ``defocus_px`` is the range of the lens's blur (Gaussian sigma in pixels; a fixed-focus camera is
+    rarely sharp on the whole table).
     """
 
     light_kelvin: tuple[float, float] = (2700.0, 5500.0)
@@ -75,13 +77,14 @@ class SensorSettings:
     noise_shot: tuple[float, float] = (0.1, 0.35)
     contrast: tuple[float, float] = (0.95, 1.12)
     jpeg_quality: tuple[int, int] = (100, 100)
+    defocus_px: tuple[float, float] = (0.0, 0.5)
 
     def __post_init__(self) -> None:
         ranges = {
             "light_kelvin": (1000.0, 12000.0), "awb_correction": (0.0, 1.0), "flicker_depth": (0.0, 1.0),
             "exposure_s": (1e-5, 1.0), "readout_s": (0.0, 0.2), "vignette": (0.0, 0.9),
             "noise_sigma": (0.0, 50.0), "noise_shot": (0.0, 5.0), "contrast": (0.5, 2.0),
-            "jpeg_quality": (5, 100),
+            "jpeg_quality": (5, 100), "defocus_px": (0.0, 10.0),
         }
         for name, (low, high) in ranges.items():
             pair = getattr(self, name)
@@ -100,7 +103,7 @@ class SensorSettings:
         return cls(light_kelvin=(5000.0, 5000.0), awb_correction=(1.0, 1.0), kelvin_drift=0.0,
                    mains_drift_hz=0.0, flicker_depth=(0.0, 0.0), readout_s=(0.0, 0.0), auto_exposure=0.0,
                    vignette=(0.0, 0.0), noise_sigma=(0.0, 0.0), noise_shot=(0.0, 0.0),
-                   contrast=(1.0, 1.0), jpeg_quality=(100, 100))
+                   contrast=(1.0, 1.0), jpeg_quality=(100, 100), defocus_px=(0.0, 0.0))
 
     @classmethod
     def hard(cls) -> SensorSettings:
@@ -108,7 +111,7 @@ class SensorSettings:
         return cls(light_kelvin=(1900.0, 6500.0), awb_correction=(0.45, 0.85), kelvin_drift=300.0,
                    mains_drift_hz=0.1, flicker_depth=(0.15, 0.45), exposure_s=(1 / 250, 1 / 60),
                    auto_exposure=1.0, vignette=(0.25, 0.55), noise_sigma=(2.0, 6.0), noise_shot=(0.3, 0.9),
-                   contrast=(0.85, 1.25), jpeg_quality=(35, 75))
+                   contrast=(0.85, 1.25), jpeg_quality=(35, 75), defocus_px=(0.3, 1.3))
 
     def with_changes(self, **changes: object) -> SensorSettings:
         return replace(self, **changes)
@@ -131,6 +134,7 @@ class LightDraw:
     contrast: float
     jpeg_quality: int
     ae_response_s: float
+    defocus_px: float
 
     def to_json(self) -> dict[str, float | int]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -262,11 +266,13 @@ class SensorTrack:
     def apply(self, frame: np.ndarray, frame_index: int) -> np.ndarray:
         """The camera's picture of ``frame`` (BGR uint8, the track's size) at ``frame_index``: a new array.
 
-        In the order a camera works: white balance and exposure (with a global shutter's flicker),
-        vignette, rolling-shutter bands and noise in float where switched on (otherwise one cheap
-        per-channel scaling in uint8), clipping, the tone curve, then JPEG.
+        In the order a camera works: the lens's blur, white balance and exposure (with a global
+        shutter's flicker), vignette, rolling-shutter bands and noise in float where switched on
+        (otherwise one cheap per-channel scaling in uint8), clipping, the tone curve, then JPEG.
         """
         self._check_frame(frame, frame_index)
+        if self.draw.defocus_px >= 0.3:
+            frame = cv2.GaussianBlur(frame, (0, 0), self.draw.defocus_px)
         is_next = self._last_index is not None and frame_index == self._last_index + 1
         exposure = self._ae.step(float(frame[::8, ::8].mean()), 1.0 / self.fps, restart=not is_next)
         self._last_index = frame_index
@@ -378,6 +384,7 @@ def _draw(settings: SensorSettings, rng: np.random.Generator) -> LightDraw:
         contrast=pick(settings.contrast),
         jpeg_quality=round(pick((float(settings.jpeg_quality[0]), float(settings.jpeg_quality[1])))),
         ae_response_s=pick((0.6, 1.4)),
+        defocus_px=pick(settings.defocus_px),
     )
 
 
