@@ -145,7 +145,29 @@ def _paint_felt(kind: str, width: int, height: int, rng: np.random.Generator) ->
     hue_drift = smooth_noise(rng, width, height, 150 * scale)
     image[..., 0] *= 1.0 + 0.03 * hue_drift
     image[..., 2] *= 1.0 - 0.03 * hue_drift
-    return image
+    return _sprinkle_lint(rng, image, scale)
+
+
+def _sprinkle_lint(rng: np.random.Generator, image: np.ndarray, scale: float) -> np.ndarray:
+    """Pale lint and the odd dark crumb caught in the nap, a few per 100 x 100 pixels."""
+    height, width = image.shape[:2]
+    specks = np.zeros((height, width), np.float32)
+    crumbs = np.zeros((height, width), np.float32)
+    for _ in range(int(height * width / 3500)):
+        target = specks if rng.random() < 0.8 else crumbs
+        centre = (int(rng.integers(width)), int(rng.integers(height)))
+        if rng.random() < 0.5:
+            cv2.circle(target, centre, max(1, round(rng.uniform(0.4, 1.2) * scale)), 1.0, -1, cv2.LINE_AA)
+        else:   # a short curled fibre
+            angle = rng.uniform(0, 2 * math.pi)
+            length = rng.uniform(3, 9) * scale
+            end = (round(centre[0] + math.cos(angle) * length), round(centre[1] + math.sin(angle) * length))
+            cv2.line(target, centre, end, 1.0, 1, cv2.LINE_AA)
+    strength = rng.uniform(0.25, 0.55)
+    specks = (specks * strength)[..., None]
+    crumbs = (crumbs * strength)[..., None]
+    lint = np.float32([205, 208, 210])
+    return image * (1 - specks - crumbs) + lint * specks + image * 0.35 * crumbs
 
 
 # ---------------------------------------------------------------- wood
@@ -172,7 +194,21 @@ def _paint_wood(kind: str, width: int, height: int, rng: np.random.Generator) ->
     sheen = np.exp(-(((xx - light_x) ** 2) / (2 * (0.35 * width) ** 2)
                      + ((yy - light_y) ** 2) / (2 * (0.3 * height) ** 2)))
     image += (rng.uniform(18, 38) * sheen)[..., None]
-    return image
+    return _scratch(rng, image, scale)
+
+
+def _scratch(rng: np.random.Generator, image: np.ndarray, scale: float) -> np.ndarray:
+    """Fine pale scratches in the varnish, mostly along the grain, from years of dealt cards."""
+    height, width = image.shape[:2]
+    marks = np.zeros((height, width), np.float32)
+    for _ in range(int(rng.integers(8, 30) * width * height / (1280 * 720))):
+        x, y = rng.uniform(0, width), rng.uniform(0, height)
+        angle = rng.normal(0.0, 0.35) if rng.random() < 0.7 else rng.uniform(0, math.pi)
+        length = rng.uniform(15, 90) * scale
+        dx, dy = math.cos(angle) * length / 2, math.sin(angle) * length / 2
+        cv2.line(marks, (round(x - dx), round(y - dy)), (round(x + dx), round(y + dy)),
+                 float(rng.uniform(0.3, 1.0)), 1, cv2.LINE_AA)
+    return image + (marks * 22.0)[..., None]
 
 
 @dataclass(frozen=True)
