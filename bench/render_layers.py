@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-import cv2
-import numpy as np
+# bench/engine.py would shadow the engine package: look for packages from the checkout, not bench/.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from vision.scene.people import ArmPose, HeadShadows, Look, draw_arm
-from vision.scene.sensor import SensorSettings, SensorTrack
-from vision.scene.surfaces import SURFACE_KINDS, make_surface
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.scene.people import ArmPose, HeadShadows, Look, draw_arm  # noqa: E402
+from vision.scene.sensor import SensorSettings, SensorTrack  # noqa: E402
+from vision.scene.surfaces import SURFACE_KINDS, make_surface  # noqa: E402
 
 WIDTH, HEIGHT, FPS = 1280, 720, 10
 BUDGET_MS = 1000.0 / FPS
