@@ -28,17 +28,36 @@ class CropError(VisionError):
     """Artwork or settings that cannot make a crop."""
 
 
+Levels = tuple[tuple[np.ndarray, np.ndarray], ...]
+
+
 @dataclass(frozen=True)
 class Artwork:
     """A card image ready to lay on a table: BGR ``image`` and float ``alpha`` (0 where the table shows)."""
 
     image: np.ndarray
     alpha: np.ndarray
+    smaller: Levels = ()  # halved copies, largest first
 
     @property
     def aspect(self) -> float:
         """Width over height."""
         return self.image.shape[1] / self.image.shape[0]
+
+    def levels(self) -> Levels:
+        """(image, alpha) at full size, then the halved copies in ``smaller``."""
+        return ((self.image, self.alpha), *self.smaller)
+
+
+def _halvings(image: np.ndarray, alpha: np.ndarray, min_height: int = 64) -> Levels:
+    """Copies of the artwork halved again and again (area averaging) down to about ``min_height``."""
+    levels = []
+    while image.shape[0] >= 2 * min_height:
+        size = (image.shape[1] // 2, image.shape[0] // 2)
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
+        levels.append((image, alpha))
+    return tuple(levels)
 
 
 @dataclass(frozen=True)
@@ -87,7 +106,7 @@ def prepare_artwork(image: np.ndarray) -> Artwork:
     inside = (outside[1:-1, 1:-1] == 0).astype(np.float32)
     rounded = _rounded_mask(height, width, 0.055 * width).astype(np.float32) / 255.0
     alpha = inside * rounded
-    return Artwork(image=image, alpha=alpha)
+    return Artwork(image=image, alpha=alpha, smaller=_halvings(image, alpha))
 
 
 def _vary_artwork(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -124,13 +143,17 @@ def _draw_margins(rng: np.random.Generator, tight: bool) -> np.ndarray:
 
 def _fit_artwork(art: Artwork, width: float, height: float) -> Artwork:
     """Shrink the artwork (area averaging) to a little above ``width`` x ``height``; never enlarge it."""
-    src_h, src_w = art.image.shape[:2]
+    image, alpha = art.image, art.alpha
+    for level_image, level_alpha in art.levels():
+        if level_image.shape[0] >= height * 1.1 and level_image.shape[1] >= width * 1.1:
+            image, alpha = level_image, level_alpha
+    src_h, src_w = image.shape[:2]
     scale = max(width / src_w, height / src_h) * 1.1
     if scale >= 0.9:
-        return art
+        return Artwork(image=image, alpha=alpha)
     size = (max(2, round(src_w * scale)), max(2, round(src_h * scale)))
-    return Artwork(image=cv2.resize(art.image, size, interpolation=cv2.INTER_AREA),
-                   alpha=cv2.resize(art.alpha, size, interpolation=cv2.INTER_AREA))
+    return Artwork(image=cv2.resize(image, size, interpolation=cv2.INTER_AREA),
+                   alpha=cv2.resize(alpha, size, interpolation=cv2.INTER_AREA))
 
 
 def _composite(canvas: np.ndarray, art: Artwork, quad: np.ndarray, rng: np.random.Generator,

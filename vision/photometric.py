@@ -125,7 +125,12 @@ def sensor_noise(image: np.ndarray, rng: np.random.Generator, sigma: float, shot
         raise PhotometricError(f"sensor_noise: sigma and shot must be >= 0, got {sigma}, {shot}")
     values = image.astype(np.float32)
     spread = sigma + shot * np.sqrt(values)
-    return _to_uint8(values + rng.standard_normal(values.shape, dtype=np.float32) * spread)
+    height, width = image.shape[:2]
+    # Mostly luminance noise, with coarser colour noise as a demosaicing camera makes.
+    noise = rng.standard_normal((height, width, 1), dtype=np.float32)
+    chroma = rng.standard_normal(((height + 1) // 2, (width + 1) // 2, 3), dtype=np.float32) * 0.5
+    noise = noise + cv2.resize(chroma, (width, height), interpolation=cv2.INTER_NEAREST)
+    return _to_uint8(values + noise * spread)
 
 
 def jpeg(image: np.ndarray, quality: int) -> np.ndarray:

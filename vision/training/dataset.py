@@ -9,6 +9,9 @@ worker processes, each chunk from its own seed, so the pool is the same whatever
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -18,6 +21,7 @@ import cv2
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
+from vision import crop_textures, crops, photometric
 from vision.crops import Artwork, prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck
 from vision.errors import VisionError
@@ -117,3 +121,31 @@ def render_pool(
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
             parts = list(pool.map(_render_chunk, jobs))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _renderer_digest() -> str:
+    """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
+    digest = hashlib.sha256()
+    for module in (crop_textures, crops, photometric, sys.modules[__name__]):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_pool(
+    cache: Path | None, root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int,
+    workers: int = 2,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``render_pool``, kept in ``cache`` (a folder) under a name made from every argument that shapes it,
+    so that a second training run with the same pool skips the rendering. ``cache`` None renders."""
+    if cache is None:
+        return render_pool(root, styles, count, width, height, seed, workers)
+    shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(), _renderer_digest()]
+    key = json.dumps(shape)
+    path = cache / f"pool-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
+    if path.is_file():
+        with np.load(path) as stored:
+            return stored["images"], stored["labels"]
+    images, labels = render_pool(root, styles, count, width, height, seed, workers)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path, images=images, labels=labels)
+    return images, labels

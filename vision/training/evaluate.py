@@ -79,7 +79,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
                    enrol: bool) -> StyleResult:
     """Zero-shot and (with ``enrol``) enrolled accuracy of ``classifier`` on one style."""
     crops, truth = render_eval_set(root, style, per_class, seed)
-    predicted = [p.label for p in classifier.classify(crops)]
+    predicted = [p.card for p in classifier.classify(crops)]
     cards, everything = _accuracies(predicted, truth)
     cards_enrolled = all_enrolled = None
     if enrol:
@@ -90,7 +90,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
         if deck.back is not None:
             pictures[BACK] = [deck.back]
         profile = enroll_pictures(pictures, classifier, name=style)
-        enrolled = [p.label for p in classifier.classify(crops, profile=profile)]
+        enrolled = [p.card for p in classifier.classify(crops, profile=profile)]
         cards_enrolled, all_enrolled = _accuracies(enrolled, truth)
     mistakes = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
     confusions = tuple((t, p, n) for (t, p), n in mistakes.most_common(5))

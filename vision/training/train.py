@@ -26,7 +26,7 @@ from engine.cards import CLASS_LABELS
 from vision.decks import find_cards_root, list_styles
 from vision.errors import VisionError
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
-from vision.training.dataset import NO_ARTWORK, render_pool
+from vision.training.dataset import NO_ARTWORK, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet
 
@@ -56,6 +56,7 @@ class TrainConfig:
     mean: tuple[float, float, float] = DEFAULT_MEAN
     std: tuple[float, float, float] = DEFAULT_STD
     styles: tuple[str, ...] = field(default=())
+    cache: Path | None = None
 
 
 def _log(message: str) -> None:
@@ -90,15 +91,17 @@ def train(config: TrainConfig) -> CardNet:
         raise VisionError(NO_ARTWORK)
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
+    torch.set_flush_denormal(True)
     started = time.perf_counter()
     _log(f"rendering {config.pool} crops from {len(config.styles)} styles")
-    images, labels = render_pool(root, config.styles, config.pool, config.width, config.height,
-                                 config.seed, config.workers)
-    val_images, val_labels = render_pool(root, config.styles, config.val_pool, config.width, config.height,
+    size = (config.width, config.height)
+    images, labels = cached_pool(config.cache, root, config.styles, config.pool, *size, config.seed,
+                                 config.workers)
+    val_images, val_labels = cached_pool(config.cache, root, config.styles, config.val_pool, *size,
                                          config.seed + 1_000_003, config.workers)
     held = None
     if config.holdout:
-        held = render_pool(root, config.holdout, config.val_pool, config.width, config.height,
+        held = cached_pool(config.cache, root, config.holdout, config.val_pool, *size,
                            config.seed + 2_000_003, config.workers)
     _log(f"rendered in {time.perf_counter() - started:.0f} s")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim)
@@ -148,6 +151,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
+    parser.add_argument("--cache", type=Path, help="folder keeping rendered pools between runs")
     args = parser.parse_args(argv)
     root = find_cards_root()
     available = list_styles(root) if root else []
@@ -161,7 +165,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
         val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
-        holdout=holdout, styles=styles,
+        holdout=holdout, styles=styles, cache=args.cache,
     )
 
 
