@@ -46,7 +46,7 @@ PRESETS: dict[str, dict[str, object]] = {
 TARGET_WITHOUT_ACCUSI = 21
 TARGET_WITH_ACCUSI = 31
 HAND_SIZE = 10
-IGNORED_EVENT_KEYS = frozenset({"t", "source", "confidence"})
+EVENT_KINDS = frozenset({"play", "accuso", "draw", "call", "claim", "fix", "undo"})
 
 
 class ReferenceRecordError(ValueError):
@@ -276,6 +276,15 @@ def _parse_line(text: str, line: int) -> dict[str, object]:
     return value
 
 
+def _event_kind(event: dict[str, object], line: int) -> str:
+    """The one event key of RECORD.md on the line (play, accuso, draw, call, claim, or a fix/undo)."""
+    kinds = sorted(set(event) & EVENT_KINDS)
+    if len(kinds) != 1:
+        raise ReferenceRecordError(
+            line, f"expected exactly one of {sorted(EVENT_KINDS)}, got keys {sorted(event)}")
+    return kinds[0]
+
+
 def _seat(event: dict[str, object], seats: int, line: int) -> int:
     seat = event.get("by")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
@@ -317,11 +326,13 @@ def score_lines(lines: Iterable[str]) -> Score:
         event = _parse_line(text, line)
         if winner is not None:
             raise ReferenceRecordError(line, f"event after the match was won by side {winner}")
-        kinds = set(event) - IGNORED_EVENT_KEYS - {"by"}
-        if kinds == {"play"}:
+        kind = _event_kind(event, line)
+        if kind == "play":
             current.play(_card(event, "play", line), _seat(event, settings.seats, line), line)
-        elif kinds == {"draw"} and settings.drawing:
+        elif kind == "draw" and settings.drawing:
             current.draw(_card(event, "draw", line), _seat(event, settings.seats, line), line)
+        elif kind == "draw":
+            raise ReferenceRecordError(line, "a draw, but these rules have no drawing")
         else:
             raise UnmodelledRuleError(f"line {line}: event {text.strip()!r} not modelled")
         if current.is_complete and not current.pending_draws:
