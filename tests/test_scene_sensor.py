@@ -215,3 +215,11 @@ def test_defocus_softens_a_sharp_edge() -> None:
     soft = SensorTrack(only(defocus_px=(1.5, 1.5)), SIZE, 10, np.random.default_rng(0)).apply(frame, 0)
     assert np.array_equal(sharp, frame)
     assert 40 < soft[20, 31, 0] < 220 and 40 < soft[20, 32, 0] < 220
+
+
+@pytest.mark.parametrize(("mains", "fps", "beat"), [
+    (50.0, 10.0, 0.0), (50.05, 10.0, 0.1), (50.0, 15.0, 5.0), (50.0, 24.0, 4.0), (50.0, 25.0, 0.0),
+    (50.0, 30.0, 10.0), (60.0, 25.0, 5.0), (60.0, 30.0, 0.0),
+])
+def test_the_beat_of_mains_flicker_at_common_frame_rates(mains: float, fps: float, beat: float) -> None:
+    assert flicker_beat_hz(2 * mains, fps) == pytest.approx(beat, abs=1e-9)
