@@ -11,8 +11,9 @@ against itself. It knows only what the outside review checks:
   other), 20 tricks, each player a side, target 21.
 
 Options understood on top of a preset: ``target``, ``accuso`` (``mandatory`` or off), ``four_of_a_kind``
-(3 or 4). Anything else (corrections, declared accusi, claims, calls, other options) is refused with
-``UnmodelledRuleError``, never guessed.
+(3 or 4), ``renounce_penalty`` (a proven renounce loses the hand 11 to 0; accusi still count). Anything
+else (corrections, declared accusi, claims, calls, other options) is refused with ``UnmodelledRuleError``,
+never guessed.
 
 Per hand: tricks (leader, cards, winner), card thirds per side, the side of the last trick, the accusi,
 points per side (each side's thirds // 3, the remainder dropped, +1 for the last trick, + accusi). The match
@@ -69,6 +70,7 @@ class Settings:
     target: int
     drawing: bool
     four_of_a_kind: int
+    renounce_penalty: bool = False
 
     @property
     def tricks_per_hand(self) -> int:
@@ -102,6 +104,16 @@ class Accuso:
 
 
 @dataclass(frozen=True, slots=True)
+class Renounce:
+    """A proven renounce: ``by`` failed to follow ``suit`` while holding it; ``event`` (counted from 1
+    after the header) is the play that proves it: a card of that suit the seat already held then."""
+
+    by: int
+    suit: str
+    event: int
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
     dealer: int
     tricks: tuple[Trick, ...]
@@ -110,6 +122,7 @@ class Hand:
     last_trick: int | None
     accusi: tuple[Accuso, ...]
     points: tuple[int, ...] | None
+    renounces: tuple[Renounce, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +169,7 @@ def settings_from_rules(rules: object, line: int) -> Settings:
         raise UnmodelledRuleError(f"line {line}: rules {rules!r}: only presets {sorted(PRESETS)}")
     base = dict(PRESETS[str(rules["preset"])])
     four = 4
+    penalty = False
     for key, value in rules.items():
         if key == "preset":
             continue
@@ -165,12 +179,14 @@ def settings_from_rules(rules: object, line: int) -> Settings:
             base["accusi"] = value == "mandatory"
         elif key == "four_of_a_kind" and value in (3, 4):
             four = int(value)
+        elif key == "renounce_penalty" and isinstance(value, bool):
+            penalty = value
         else:
             raise UnmodelledRuleError(f"line {line}: rule option {key}={value!r} not modelled")
     accusi = bool(base["accusi"])
     target = base.get("target", TARGET_WITH_ACCUSI if accusi else TARGET_WITHOUT_ACCUSI)
     return Settings(seats=int(str(base["seats"])), accusi=accusi, target=int(str(target)),
-                    drawing=bool(base["drawing"]), four_of_a_kind=four)
+                    drawing=bool(base["drawing"]), four_of_a_kind=four, renounce_penalty=penalty)
 
 
 class _HandInProgress:
@@ -188,6 +204,9 @@ class _HandInProgress:
         self.played: list[list[str]] = [[] for _ in range(settings.seats)]
         self.drawn: list[list[str]] = [[] for _ in range(settings.seats)]
         self.pending_draws: list[int] = []
+        # (seat, suit it did not follow, how many cards it had drawn by then)
+        self.failures: list[tuple[int, str, int]] = []
+        self.renounces: list[Renounce] = []
 
     @property
     def is_complete(self) -> bool:
@@ -197,7 +216,7 @@ class _HandInProgress:
     def has_begun(self) -> bool:
         return bool(self.tricks or self.open_cards)
 
-    def play(self, card: str, seat: int, line: int) -> None:
+    def play(self, card: str, seat: int, line: int, event: int) -> None:
         if self.pending_draws:
             raise ReferenceRecordError(
                 line, f"seat {seat} plays {card} before seat {self.pending_draws[0]} draws")
@@ -207,6 +226,7 @@ class _HandInProgress:
         if card in self.seen_played:
             raise ReferenceRecordError(line, f"{card} was already played in this hand")
         self.seen_played.add(card)
+        self._check_renounce(card, seat, event)
         self.played[seat].append(card)
         self.open_cards.append(card)
         if len(self.open_cards) < self.settings.seats:
@@ -219,6 +239,18 @@ class _HandInProgress:
         if len(self.tricks) <= self.settings.draw_rounds:
             self.pending_draws = [winner, *((winner + k) % self.settings.seats
                                             for k in range(1, self.settings.seats))]
+
+    def _check_renounce(self, card: str, seat: int, event: int) -> None:
+        """Note a failure to follow; a later play of that suit with a card held at the failure (not
+        drawn since) proves it, once for all the open failures of that seat and suit."""
+        suit = suit_of(card)
+        proving = [failure for failure in self.failures
+                   if failure[0] == seat and failure[1] == suit and card not in self.drawn[seat][failure[2]:]]
+        if proving:
+            self.renounces.append(Renounce(seat, suit, event))
+            self.failures = [failure for failure in self.failures if failure not in proving]
+        if self.open_cards and suit != suit_of(self.open_cards[0]):
+            self.failures.append((seat, suit_of(self.open_cards[0]), len(self.drawn[seat])))
 
     def draw(self, card: str, seat: int, line: int) -> None:
         if not self.pending_draws:
@@ -236,13 +268,17 @@ class _HandInProgress:
         settings = self.settings
         sides = 2
         if not self.is_complete:
-            return Hand(self.dealer, tuple(self.tricks), False, (), None, (), None)
+            return Hand(self.dealer, tuple(self.tricks), False, (), None, (), None, tuple(self.renounces))
         thirds = [0] * sides
         for trick in self.tricks:
             thirds[settings.side_of(trick.winner)] += sum(THIRDS[rank_of(card)] for card in trick.cards)
         last_side = settings.side_of(self.tricks[-1].winner)
         points = [side_thirds // 3 for side_thirds in thirds]
         points[last_side] += LAST_TRICK_THIRDS // 3
+        if settings.renounce_penalty and self.renounces:
+            # RULES.md renounce_penalty: the side of the first proven offender loses the hand 11 to 0.
+            offender = settings.side_of(min(self.renounces, key=lambda renounce: renounce.event).by)
+            points = [0 if side == offender else sum(points) for side in range(sides)]
         accusi: list[Accuso] = []
         if settings.accusi:
             for seat in range(settings.seats):
@@ -251,7 +287,7 @@ class _HandInProgress:
         for accuso in accusi:
             points[settings.side_of(accuso.by)] += accuso.points
         return Hand(self.dealer, tuple(self.tricks), True, tuple(thirds), last_side, tuple(accusi),
-                    tuple(points))
+                    tuple(points), tuple(self.renounces))
 
 
 def match_winner(totals: Sequence[int], target: int) -> int | None:
@@ -322,13 +358,13 @@ def score_lines(lines: Iterable[str]) -> Score:
     totals = [0, 0]
     winner: int | None = None
     current = _HandInProgress(settings, dealer)
-    for line, text in numbered[1:]:
+    for number, (line, text) in enumerate(numbered[1:], start=1):
         event = _parse_line(text, line)
         if winner is not None:
             raise ReferenceRecordError(line, f"event after the match was won by side {winner}")
         kind = _event_kind(event, line)
         if kind == "play":
-            current.play(_card(event, "play", line), _seat(event, settings.seats, line), line)
+            current.play(_card(event, "play", line), _seat(event, settings.seats, line), line, number)
         elif kind == "draw" and settings.drawing:
             current.draw(_card(event, "draw", line), _seat(event, settings.seats, line), line)
         elif kind == "draw":
@@ -351,11 +387,12 @@ def score_text(text: str) -> Score:
 
 
 def random_match_lines(rules: str | Mapping[str, object], rng: random.Random, dealer: int | None = None,
-                       max_hands: int = 200) -> list[str]:
+                       max_hands: int = 200, renounce_chance: float = 0.0) -> list[str]:
     """A random legal match record written by this module alone (its own deal, follow-suit play and
     draws), ended when ``match_winner`` decides it: a second source of records besides the product's
     simulator, so that a bias shared by the simulator and the engine cannot hide. ``rules`` is a preset
-    name or a header ``rules`` object."""
+    name or a header ``rules`` object. With ``renounce_chance`` a player who could follow suit sometimes
+    does not (a renounce, which scores as usual and is flagged once proven)."""
     rules = {"preset": rules} if isinstance(rules, str) else dict(rules)
     settings = settings_from_rules(rules, 1)
     seats = settings.seats
@@ -368,7 +405,7 @@ def random_match_lines(rules: str | Mapping[str, object], rng: random.Random, de
         rng.shuffle(deck)
         holdings = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(seats)]
         stock = deck[seats * HAND_SIZE:]
-        hand_lines = _random_hand(settings, dealer, holdings, stock, rng)
+        hand_lines = _random_hand(settings, dealer, holdings, stock, rng, renounce_chance)
         lines.extend(hand_lines)
         hand_header = json.dumps({"tressette": 1, "rules": rules, "players": players, "dealer": dealer})
         hand = score_lines([hand_header, *hand_lines]).hands[0]
@@ -380,7 +417,7 @@ def random_match_lines(rules: str | Mapping[str, object], rng: random.Random, de
 
 
 def _random_hand(settings: Settings, dealer: int, holdings: list[list[str]], stock: list[str],
-                 rng: random.Random) -> list[str]:
+                 rng: random.Random, renounce_chance: float) -> list[str]:
     lines: list[str] = []
     leader = (dealer + 1) % settings.seats
     for _ in range(settings.tricks_per_hand):
@@ -389,7 +426,9 @@ def _random_hand(settings: Settings, dealer: int, holdings: list[list[str]], sto
             seat = (leader + offset) % settings.seats
             held = holdings[seat]
             same_suit = [card for card in held if cards and suit_of(card) == suit_of(cards[0])]
-            card = rng.choice(same_suit or held)
+            other_suits = [card for card in held if card not in same_suit]
+            renounces = bool(same_suit and other_suits) and rng.random() < renounce_chance
+            card = rng.choice(other_suits if renounces else same_suit or held)
             held.remove(card)
             cards.append(card)
             lines.append(json.dumps({"play": card, "by": seat}))
