@@ -15,6 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.errors import VisionError
+from vision.scene.sensor import SensorSettings
+
+# A Pi camera in a lit room: its image processor denoises over time, so little noise is left from frame
+# to frame; mild flicker, white balance and exposure still drift.
+NORMAL_SENSOR = SensorSettings().with_changes(noise_sigma=(0.3, 0.9), noise_shot=(0.02, 0.08),
+                                              flicker_depth=(0.0, 0.06))
+SENSORS: dict[str, SensorSettings | None] = {
+    "none": None, "normal": NORMAL_SENSOR, "hard": SensorSettings.hard(),
+}
 
 
 class DifficultyError(VisionError):
@@ -39,6 +48,11 @@ class Difficulty:
     glare_strength: tuple[float, float]
     camera_bump: bool
     head_shadow_darkness: float
+
+    @property
+    def sensor(self) -> SensorSettings | None:
+        """The light and sensor settings of this preset (None: the rendered frame as is)."""
+        return SENSORS[self.sensor_level]
 
 
 PRESETS: dict[str, Difficulty] = {

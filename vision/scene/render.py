@@ -29,13 +29,14 @@ from vision.scene.difficulty import Difficulty, get_difficulty
 from vision.scene.layout import Layout, make_layout
 from vision.scene.people import ArmPose, HeadShadows, draw_arm
 from vision.scene.script import MatchScript
-from vision.scene.sensor import SensorSettings, SensorTrack
+from vision.scene.sensor import SensorTrack
 from vision.scene.surfaces import make_surface
 
 LAMP_HEIGHT_CM = 160.0
 HFOV_DEG = 66.0
 GLARE_SIGMA_CM = 5.0
 OFF_TABLE_MARGIN_CM = 2.0
+OPTICAL_BLUR_PX = 0.7
 # What lies around the table, far below it: terracotta, dark parquet, grey stone, a rug.
 FLOOR_COLOURS_BGR: tuple[tuple[int, int, int], ...] = (
     (52, 72, 120), (30, 44, 62), (70, 72, 74), (40, 38, 72),
@@ -145,11 +146,8 @@ class SceneRenderer:
         return HeadShadows.from_rng(rng, points, self.camera.canvas_size, self.settings.fps, darkness)
 
     def _make_sensor(self, rng: np.random.Generator) -> SensorTrack | None:
-        level = self.difficulty.sensor_level
-        if level == "none":
-            return None
-        settings = SensorSettings.hard() if level == "hard" else SensorSettings()
-        return SensorTrack(settings, self.settings.size, self.settings.fps, rng)
+        settings = self.difficulty.sensor
+        return None if settings is None else SensorTrack(settings, self.settings.size, self.settings.fps, rng)
 
     @property
     def exposure_fraction(self) -> float:
@@ -197,6 +195,8 @@ class SceneRenderer:
             draw_torsos(canvas, self.cast, camera.project_ideal, 0.7 * self.pixels_per_cm)
         self._gain = self._light_gain(camera)
         canvas *= self._gain[..., None]
+        # The lens and the sensor's demosaicing soften what no camera resolves (a cloth's weave).
+        canvas = cv2.GaussianBlur(canvas, (0, 0), OPTICAL_BLUR_PX * camera.width / 1280.0)
         self._background = np.clip(canvas, 0, 255).astype(np.uint8)
         self._maps = camera.distort_maps()
         self._background_for = camera

@@ -50,8 +50,10 @@ def contact_sheet(frames: Sequence[np.ndarray], labels: Sequence[str]) -> np.nda
     for frame, label in zip(frames, labels, strict=True):
         scale = CONTACT_WIDTH / frame.shape[1]
         tile = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        cv2.putText(tile, label, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(tile, label, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        (text_width, text_height), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)
+        cv2.rectangle(tile, (4, 4), (12 + text_width, 12 + text_height), (0, 0, 0), -1)
+        cv2.putText(tile, label, (8, 8 + text_height), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1,
+                    cv2.LINE_AA)
         tiles.append(tile)
     while len(tiles) % CONTACT_COLUMNS:
         tiles.append(np.zeros_like(tiles[0]))
