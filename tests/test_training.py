@@ -72,3 +72,18 @@ def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path) -> Non
 def test_a_pool_without_styles_is_refused() -> None:
     with pytest.raises(DatasetError, match="no deck styles"):
         render_pool(Path("/nowhere"), [], 10, 64, 96, seed=0)
+
+
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
+def test_evaluation_reads_a_style_zero_shot_and_enrolled(tmp_path: Path) -> None:
+    from vision.classifier import CardClassifier
+    from vision.training.evaluate import evaluate_style, markdown_table
+
+    out = tmp_path / "cards.onnx"
+    model = CardNet(len(CLASS_LABELS), embedding_dim=64)
+    export_onnx(model, out, CLASS_LABELS, 32, 48, (0.5,) * 3, (0.25,) * 3, ["bolognesi"])
+    result = evaluate_style(CardClassifier.load(out), find_cards_root(), "bolognesi", 1, seed=1, enrol=True)
+    assert result.crops == len(CLASS_LABELS)
+    assert 0.0 <= result.cards <= 1.0 and result.cards_enrolled is not None
+    table = markdown_table([result])
+    assert "| bolognesi | 42 |" in table
