@@ -232,7 +232,7 @@ def _finish(canvas: np.ndarray, rng: np.random.Generator, settings: CropSettings
     effects = sample_effects(rng, float(rng.uniform(*settings.effect_strength)))
     lit = apply_lighting(canvas, effects)
     if rng.random() < settings.p_upsampled and min(lit.shape[:2]) > 24:
-        factor = rng.uniform(0.35, 0.8)
+        factor = rng.uniform(0.5, 0.85)
         small = (max(8, round(lit.shape[1] * factor)), max(8, round(lit.shape[0] * factor)))
         lit = cv2.resize(lit, small, interpolation=cv2.INTER_AREA)
         out = apply_camera(lit, effects, rng)
