@@ -2,9 +2,13 @@
 RULES.md and RECORD.md alone, the way an outside review will check the engine.
 
 Records come from two sources: the product's own `tressette simulate` (with a random first dealer), and
-reference_scorer.random_match_lines (this test's own deal and follow-suit play), so that a bias shared by
-the simulator and the engine cannot hide. For every hand the trick leaders, cards and winners, the card
-thirds per side, the last trick, the accusi and the points are compared; then the totals and the winner.
+reference_scorer.random_match_lines (this test's own deal and follow-suit play, optionally with players
+who sometimes renounce), so that a bias shared by the simulator and the engine cannot hide. For every hand
+the trick leaders, cards and winners, the card thirds per side, the last trick, the accusi and the points
+are compared; then the totals, the winner and the flags (only proven renounces, at the proving play).
+
+Disagreements where the engine departs from RULES.md are ``xfail(strict=True)`` with the reason: they
+stay visible, and the marker must go once the engine is fixed.
 """
 
 from __future__ import annotations
@@ -445,6 +449,7 @@ def test_cappotto_is_eleven_to_nothing_and_only_announced(tmp_path: Path,
     assert expected.hands[0].points == (0, 11)
     got = product_score(path, capsys)
     assert got["hands"][0]["points"] == [0, 11]
+    assert got["hands"][0].get("cappotto"), "RULES.md: the product always announces a cappotto"
     assert got["totals"] == [0, 11]
     assert got["winner"] is None
     assert differences(expected, got) == []
