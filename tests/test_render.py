@@ -272,3 +272,14 @@ def test_a_deck_without_a_back_gets_a_drawn_one() -> None:
     scene = SceneRenderer(script, synthetic_deck(with_back=False), RenderSettings(difficulty="easy", fps=5.0))
     assert scene.textures.back.shape == scene.textures.faces["1c"].shape
     assert scene.textures.back[..., :3].std() > 10
+
+
+def test_full_hd_frames_have_the_full_hd_size_and_proportionally_larger_cards() -> None:
+    script = script_from_score(four_seat_score(1), 4)
+    small = SceneRenderer(script, synthetic_deck(), RenderSettings(difficulty="easy", fps=5.0))
+    full_hd = RenderSettings(difficulty="easy", fps=5.0, size=(1920, 1080))
+    large = SceneRenderer(script, synthetic_deck(), full_hd)
+    assert large.render_frame(3).shape == (1080, 1920, 3)
+    first_small = np.array(small.truth_events()[0]["corners"])
+    first_large = np.array(large.truth_events()[0]["corners"])
+    assert np.allclose(first_large, first_small * 1.5, atol=0.5)
