@@ -82,7 +82,7 @@ def parse_card(code: object) -> Card:
     """Parse a canonical card code (``1c`` .. ``10b``); raise CardError showing the bad input."""
     if not isinstance(code, str):
         raise CardError(f"a card code must be a string like '3c', got {code!r}")
-    text = code.strip()
+    text = code
     if len(text) < 2 or not text[:-1].isdigit():
         raise CardError(f"not a card code: {code!r} (expected rank 1-10 then suit c/d/s/b, e.g. '3c')")
     rank, suit = int(text[:-1]), text[-1]

@@ -29,7 +29,7 @@ def test_names_as_players_say_them() -> None:
     assert parse_card("10b").name("en") == "King of batons"
 
 
-@pytest.mark.parametrize("bad", ["", "c", "0c", "11c", "3x", "03c", "3C", None, 3, "1 c"])
+@pytest.mark.parametrize("bad", ["", "c", "0c", "11c", "3x", "03c", "3C", None, 3, "1 c", " 1c", "1c "])
 def test_bad_codes_are_refused_with_the_input_shown(bad: object) -> None:
     with pytest.raises(CardError, match="card code"):
         parse_card(bad)
