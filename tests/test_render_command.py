@@ -14,6 +14,8 @@ from engine.record import write_record
 from engine.rules import PRESETS
 from engine.simulate import simulate_match
 from table.cli import main
+from table.commands.render import script_of_record
+from table.record_file import read_record
 from tests.test_render import synthetic_deck
 from vision.scene.truth import read_truth
 
@@ -128,3 +130,31 @@ def test_nonsense_hands_and_fps_are_refused(tmp_path: Path, deck_dir: Path,
     assert "--hands" in capsys.readouterr().err
     assert run_render(tmp_path, record, "--deck", str(deck_dir), "--fps", "0")[0] == 2
     assert "--fps" in capsys.readouterr().err
+
+
+DATA = Path(__file__).resolve().parents[1] / "table" / "data"
+
+
+def test_bundled_demo_clip_is_the_first_hand_of_the_demo_record() -> None:
+    truth = read_truth(DATA / "demo.truth.jsonl")
+    script = script_of_record(read_record(DATA / "demo.jsonl")).limited(1)
+    plays = [play for trick in script.hands[0].tricks for play in trick.plays]
+    assert [(e["seat"], e["card"]) for e in truth.of_kind("rest")] == plays
+    assert [e["winner"] for e in truth.of_kind("pickup")] == [t.winner for t in script.hands[0].tricks]
+    assert truth.header["difficulty"] == "normal" and truth.header["deck"] == "napoletane"
+    clip = DATA / "demo.mp4"
+    assert clip.stat().st_size <= 10 * 1024 * 1024
+    video = cv2.VideoCapture(str(clip))
+    assert int(video.get(cv2.CAP_PROP_FRAME_COUNT)) == truth.header["frames"]
+
+
+def test_unwritable_clip_paths_are_named(tmp_path: Path, deck_dir: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK)
+    common = ["--truth", str(tmp_path / "t.jsonl"), "--deck", str(deck_dir)]
+    missing_folder = str(tmp_path / "nowhere" / "clip.mp4")
+    assert main(["render", str(record), "--out", missing_folder, *common]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["render", str(record), "--out", str(tmp_path / "clip.avi"), *common]) == 2
+    assert "must be an .mp4 file" in capsys.readouterr().err
