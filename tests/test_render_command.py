@@ -17,6 +17,7 @@ from table.cli import main
 from table.commands.render import script_of_record
 from table.record_file import read_record
 from tests.test_render import synthetic_deck
+from vision.scene.render import RenderSettings, SceneRenderer
 from vision.scene.truth import read_truth
 
 HEADER = {"tressette": 1, "rules": {"preset": "classic"}, "players": ["Anna", "Bruno", "Carla", "Dario"],
@@ -158,3 +159,18 @@ def test_unwritable_clip_paths_are_named(tmp_path: Path, deck_dir: Path,
     assert "no such folder" in capsys.readouterr().err
     assert main(["render", str(record), "--out", str(tmp_path / "clip.avi"), *common]) == 2
     assert "must be an .mp4 file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_gives_a_truth_with_each_played_card_once_per_hand(preset: str) -> None:
+    record = simulate_match(PRESETS[preset], random.Random(7))
+    script = script_of_record(record).limited(2)
+    scene = SceneRenderer(script, synthetic_deck(), RenderSettings(seed=1, difficulty="hard", fps=10.0))
+    events = scene.truth_events()
+    plays = [play for hand in script.hands for trick in hand.tricks for play in trick.plays]
+    assert [(e["seat"], e["card"]) for e in events if e["event"] == "rest"] == plays
+    for hand in range(len(script.hands)):
+        cards = [e["card"] for e in events if e["event"] == "rest" and e["hand"] == hand]
+        assert len(cards) == len(set(cards))
+    frames = [e["frame"] for e in events]
+    assert frames == sorted(frames) and frames[-1] < scene.frame_count
