@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.scene.sensor import blur_layer
 
 CARD_HEIGHT_CM = 9.3
 CORNER_RADIUS_FRACTION = 0.07
@@ -114,13 +115,15 @@ def _roi(corners: np.ndarray, shape: tuple[int, ...], pad: int) -> tuple[int, in
 
 def draw_card(canvas: np.ndarray, texture: np.ndarray, corners: np.ndarray, gain: float = 1.0,
               glare_at: np.ndarray | None = None, glare_sigma: float = 1.0,
-              glare_strength: float = 0.0) -> None:
+              glare_strength: float = 0.0, motion_px: tuple[float, float] = (0.0, 0.0)) -> None:
     """Paint ``texture`` (BGRA) into ``canvas`` (BGR uint8, in place) with its corners at ``corners`` (4, 2).
 
     ``gain`` scales the card's brightness; a glare of ``glare_strength`` (0..255 added at the centre)
-    is centred on the canvas point ``glare_at`` with spread ``glare_sigma`` pixels.
+    is centred on the canvas point ``glare_at`` with spread ``glare_sigma`` pixels. ``motion_px``: how
+    far the card moved while the shutter was open; the card is smeared along it (centred on ``corners``).
     """
-    box = _roi(corners, canvas.shape, 1)
+    smear = max(abs(motion_px[0]), abs(motion_px[1]))
+    box = _roi(corners, canvas.shape, 1 + int(np.ceil(smear / 2)))
     if box is None:
         return
     x0, y0, x1, y1 = box
@@ -129,8 +132,11 @@ def draw_card(canvas: np.ndarray, texture: np.ndarray, corners: np.ndarray, gain
     homography = cv2.getPerspectiveTransform(source, (corners - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(texture, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    alpha = warped[:, :, 3].astype(np.float32) / 255.0
     colour = warped[:, :, :3].astype(np.float32) * gain
+    if smear >= 1.0:
+        colour, alpha = blur_layer(colour, alpha, motion_px)
+    alpha = alpha[..., None]
     if glare_at is not None and glare_strength > 0.0:
         ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         distance2 = (xs - glare_at[0]) ** 2 + (ys - glare_at[1]) ** 2

@@ -212,7 +212,9 @@ class SceneRenderer:
         shadow[:, 2] = 0.0
         return shadow
 
-    def _draw_card(self, canvas: np.ndarray, camera: Camera, card: CardTrack, pose: Pose) -> None:
+    def _draw_card(self, canvas: np.ndarray, camera: Camera, card: CardTrack, pose: Pose,
+                   before: Pose | None = None) -> None:
+        """Draw ``card`` at ``pose`` with its shadow; ``before`` (its pose a frame earlier) smears it."""
         corners = card_corners(pose, self.textures.width_cm, self.textures.height_cm)
         shadow = self._shadow_points(corners)
         if pose.z > 0.5:
@@ -230,8 +232,12 @@ class SceneRenderer:
         gx = int(np.clip(centre[0], 0, self._gain.shape[1] - 1))
         gain = float(self._gain[gy, gx]) * (1.0 + min(pose.z, 15.0) * 0.006)
         texture = self.textures.texture(card.code, pose.face_up)
+        motion = (0.0, 0.0)
+        if before is not None and self.exposure_fraction > 0:
+            moved = centre - camera.project_ideal(np.array([[before.x, before.y, 0.0]]))[0]
+            motion = (float(moved[0]) * self.exposure_fraction, float(moved[1]) * self.exposure_fraction)
         draw_card(canvas, texture, camera.project_ideal(corners), gain, self._glare_point(camera),
-                  GLARE_SIGMA_CM * self.pixels_per_cm, self.lighting.glare_strength)
+                  GLARE_SIGMA_CM * self.pixels_per_cm, self.lighting.glare_strength, motion)
 
     def _is_over_table(self, pose: Pose) -> bool:
         """Cards still in a player's hand, off the table's edge, are out of the picture."""
@@ -268,7 +274,7 @@ class SceneRenderer:
                   and self._is_over_table(c.pose_at(frame))]
         moving.sort(key=lambda c: (c.pose_at(frame).z, c.uid))
         for card in moving:
-            self._draw_card(canvas, camera, card, card.pose_at(frame))
+            self._draw_card(canvas, camera, card, card.pose_at(frame), card.pose_at(frame - 1))
         if self.heads is not None:
             self.heads.apply(canvas, frame)
         self._draw_arms(canvas, camera, frame)
