@@ -10,7 +10,7 @@ cannot happen. The rules (RULES.md, "Play"):
 - the trick's winner leads next; with two players and drawing, after each trick the winner draws
   first, then the other, while the stock lasts;
 - a renounce is proven when a seat that did not follow a suit later plays a card of that suit that it
-  already held then.
+  already held at one of its failures to follow it (dealt, or drawn before that failure).
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ class HandExtra(NamedTuple):
     drawn_mask: int = 0
     declarations: tuple[Declaration, ...] = ()
     declared_mask: int = 0
-    voids: tuple[tuple[int, int, int], ...] = ()  # (seat, suit index, trick index it was not followed)
+    # (seat, suit index, trick index it was not followed): every failure after which the seat may have
+    # acquired a card of that suit (a repeat with nothing acquired in between proves nothing new)
+    voids: tuple[tuple[int, int, int], ...] = ()
     renounces: tuple[int, ...] = ()
 
 
@@ -184,9 +186,12 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
             extra = extra._replace(partner=by)
     if trick:
         lead_suit = _INFO_BY_ID[id(trick[0])][1]
-        if suit != lead_suit and not void_mask >> (by * 4 + lead_suit) & 1:
-            void_mask |= 1 << (by * 4 + lead_suit)
-            extra = extra._replace(voids=(*extra.voids, (by, lead_suit, len(tricks))))
+        if suit != lead_suit:
+            if not void_mask >> (by * 4 + lead_suit) & 1:
+                void_mask |= 1 << (by * 4 + lead_suit)
+                extra = extra._replace(voids=(*extra.voids, (by, lead_suit, len(tricks))))
+            elif seats == 2:  # only two players acquire cards during a hand (draws, the second deal)
+                extra = _fail_again(rules, extra, by, lead_suit, len(tricks))
     if void_mask and void_mask >> (by * 4 + suit) & 1:
         extra, void_mask, more = _check_renounce(rules, hand, extra, void_mask, card, by, suit, event_no)
         flags += more
@@ -263,18 +268,34 @@ def seat_mask(hand: Hand, seat: int, seats: int) -> int:
     return mask
 
 
+def _fail_again(rules: Rules, extra: HandExtra, by: int, suit: int, trick_index: int) -> HandExtra:
+    """``by`` fails ``suit`` again. The failure is remembered only if ``by`` may hold a card now that it
+    did not hold at its last remembered failure of that suit (drawn since, or dealt in the second deal):
+    otherwise the two failures prove renounces with exactly the same cards."""
+    last = max(when for seat, s, when in extra.voids if seat == by and s == suit)
+    acquired = deal_of(rules, trick_index) != deal_of(rules, last) or any(
+        seat == by and last < when <= trick_index for _card, seat, when in extra.drawn)
+    if not acquired:
+        return extra
+    return extra._replace(voids=(*extra.voids, (by, suit, trick_index)))
+
+
 def _check_renounce(rules: Rules, hand: Hand, extra: HandExtra, void_mask: int, card: Card, by: int,
                     suit: int, event_no: int) -> tuple[HandExtra, int, tuple[Flag, ...]]:
-    """``by`` plays a card of a suit it once did not follow: a renounce if it held this card then."""
+    """``by`` plays a card of a suit it did not follow: a renounce if it held this card at any of those
+    failures (dealt, or drawn before that failure). Every failure it held the card at is proven by this
+    one play and forgotten; the earliest is the one named. Failures from before the card came into the
+    hand stay open, for another card of the suit to prove."""
     held_from = acquired_at(rules, hand, card, by, len(hand.tricks))
-    proof = next(((seat, s, when) for seat, s, when in extra.voids
-                  if seat == by and s == suit and when >= held_from), None)
-    if proof is None:
+    proven = [when for seat, s, when in extra.voids if seat == by and s == suit and when >= held_from]
+    if not proven:
         return extra, void_mask, ()
-    voids = tuple(item for item in extra.voids if not (item[0] == by and item[1] == suit))
-    void_mask &= ~(1 << (by * 4 + suit))
+    voids = tuple((seat, s, when) for seat, s, when in extra.voids
+                  if not (seat == by and s == suit and when >= held_from))
+    if not any(seat == by and s == suit for seat, s, _when in voids):
+        void_mask &= ~(1 << (by * 4 + suit))
     renounces = (*extra.renounces, by)
-    flag = Flag(event_no, RENOUNCE, by, {"suit": SUITS[suit], "trick": proof[2] + 1, "card": card.code})
+    flag = Flag(event_no, RENOUNCE, by, {"suit": SUITS[suit], "trick": min(proven) + 1, "card": card.code})
     return extra._replace(voids=voids, renounces=renounces), void_mask, (flag,)
 
 

@@ -248,18 +248,7 @@ def test_renounce_flags_agree_with_reference_many(preset: str, tmp_path: Path,
     assert not disagreements, report(disagreements, SLOW_MATCHES)
 
 
-DUE_RENOUNCE_REASON = (
-    "engine misses a renounce with drawing: seat fails suit X, later draws a card of X, fails X again "
-    "while holding it, then plays it; only the first failure is remembered, so the card 'drawn after "
-    "the void' proves nothing. RULES.md 'Play': the renounce is provable when the player plays that suit "
-    "after having failed to follow it (docs/scoring.md: 'a card of that suit that it already held then')")
-
-
-@pytest.mark.parametrize("preset", [
-    "classic",
-    "accuso",
-    pytest.param("due", marks=pytest.mark.xfail(strict=True, reason=DUE_RENOUNCE_REASON)),
-])
+@pytest.mark.parametrize("preset", ["classic", "accuso", "due"])
 def test_renounce_flags_agree_with_reference(preset: str, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     """Own matches where players sometimes do not follow suit though they could: the renounce flags
@@ -273,18 +262,14 @@ def test_renounce_flags_agree_with_reference(preset: str, tmp_path: Path,
     assert not disagreements, report(disagreements, FAST_MATCHES)
 
 
-@pytest.mark.parametrize("preset", [
-    "classic",
-    "accuso",
-    pytest.param("due", marks=pytest.mark.xfail(strict=True, reason=DUE_RENOUNCE_REASON)),
-])
+@pytest.mark.parametrize("preset", ["classic", "accuso", "due"])
 def test_renounce_penalty_scores_agree_with_reference(preset: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Option ``renounce_penalty``: the side of the first proven offender loses the hand 11 to 0, so a
     missed renounce changes the points, the totals and possibly the winner. (own due seed 9: the
-    reference scores hand 1 11-0 for seat 0, renounce of seat 1 proven at event 53; `score` 5-6, and it
-    then ends the match after hand 3, 9-24 for seat 1, refusing the rest; the reference has seat 0 win
-    26-18 after hand 4.)"""
+    reference scores hand 1 11-0 for seat 0, renounce of seat 1 proven at event 53; while the engine
+    remembered only the first failure per seat and suit, `score` had 5-6 and then ended the match after
+    hand 3, 9-24 for seat 1, refusing the rest; the reference has seat 0 win 26-18 after hand 4.)"""
     rules = {"preset": preset, "renounce_penalty": True}
     paths = [own_record(rules, seed, tmp_path, renounce_chance=RENOUNCE_CHANCE)
              for seed in range(FAST_MATCHES)]
@@ -316,7 +301,6 @@ def test_due_second_failure_record_is_what_it_says() -> None:
     assert [(renounce.event, renounce.by) for renounce in score_lines(lines).hands[0].renounces] == [(45, 1)]
 
 
-@pytest.mark.xfail(strict=True, reason=DUE_RENOUNCE_REASON)
 def test_due_renounce_after_a_second_failure_is_flagged(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "due-renounce.jsonl"

@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import DECK, parse_card
 from engine.errors import IllegalEventError
-from engine.events import Claim, Play
+from engine.events import Claim, Draw, Play
 from engine.flags import RENOUNCE, WRONG_CLAIM
 from engine.rules import PRESETS, Rules
 from engine.scoring import card_points
@@ -169,11 +169,54 @@ def test_following_suit_again_after_a_void_is_no_renounce_when_it_was_drawn_late
     rules = PRESETS["due"]
     state = MatchState.start(rules, 2, 1)
     state = play_cards(state, "4c 4d")  # seat 1 did not follow coppe
-    from engine.events import Draw
-
     state = state.apply(Draw(parse_card("5c"), 0)).apply(Draw(parse_card("6c"), 1))
     state = play_cards(state, "7s 6c")  # 6c was drawn after the void: no proof
     assert not state.flags
+
+
+def due_failing_coppe_twice(rules: Rules = PRESETS["due"]) -> MatchState:
+    """Seat 1 fails coppe (trick 1), draws 5c, fails coppe again holding it (trick 2), draws 10s."""
+    state = play_cards(MatchState.start(rules, 2, 1), "4c 4d")
+    state = state.apply(Draw(parse_card("8s"), 0)).apply(Draw(parse_card("5c"), 1))
+    state = play_cards(state, "6c 5d")
+    return state.apply(Draw(parse_card("9s"), 0)).apply(Draw(parse_card("10s"), 1))
+
+
+def test_a_card_drawn_between_two_failures_proves_the_second() -> None:
+    """RULES.md: the renounce is provable when the player later plays the suit it did not follow having
+    held it then; 5c came after the first failure but before the second one."""
+    state = play_cards(due_failing_coppe_twice(), "7c 5c")
+    assert [(flag.kind, flag.by, flag.event, flag.params["trick"]) for flag in state.flags] == \
+        [(RENOUNCE, 1, 10, 2)]
+    assert "nella presa 2" in state.flags[0].message()
+
+
+def test_a_failure_from_before_a_drawn_card_stays_open_for_a_card_held_then() -> None:
+    """5c proves only the second failure; 9c (dealt, so held at both) then proves the first."""
+    state = play_cards(due_failing_coppe_twice(), "7c 5c")
+    state = state.apply(Draw(parse_card("1s"), 0)).apply(Draw(parse_card("2s"), 1))
+    state = play_cards(state, "8c 9c")
+    assert [(flag.event, flag.params["trick"]) for flag in state.flags] == [(10, 2), (14, 1)]
+    assert state.hand.extra.renounces == (1, 1)
+
+
+def test_failing_again_with_nothing_new_in_hand_proves_one_renounce_once() -> None:
+    """Four players hold only what they were dealt: seat 1's second failure to follow coppe is proven by
+    the same cards as its first, so one coppe played later is one renounce, named at its first failure
+    (trick 1)."""
+    state = play_cards(start(), "4c 4d 5c 6c | 3c 7c 5d 8c | 2c 9c 6d 10c")  # seat 1 fails twice
+    assert len(state.hand.extra.voids) == 1
+    state = play_cards(state, "3s 4s 1c")
+    assert [(flag.by, flag.event, flag.params["trick"]) for flag in state.flags] == [(1, 15, 1)]
+
+
+def test_a_failure_in_the_second_deal_is_proven_by_a_card_of_that_deal() -> None:
+    """Two players without drawing: seat 1 fails coppe in both deals; 7c, dealt in the second deal,
+    proves the failure of trick 11 (it was not held at trick 1)."""
+    first_deal = "4c 4d | 3s 4s | 2s 5s | 1s 6s | 3d 5d | 2d 6d | 1d 7d | 3b 4b | 2b 5b | 1b 6b"
+    state = play_cards(MatchState.start(PRESETS["due-senza"], 2, 1), first_deal)
+    state = play_cards(state, "5c 7b | 6c 7c")
+    assert [(flag.by, flag.event, flag.params["trick"]) for flag in state.flags] == [(1, 24, 11)]
 
 
 def test_every_card_counts_exactly_once_and_the_deck_holds_ten_and_two_thirds() -> None:
