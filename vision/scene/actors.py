@@ -120,18 +120,41 @@ def torso_outline(cast: Cast, seat_index: int, points: int = 48) -> np.ndarray:
     return np.concatenate([flat, np.full((points, 1), TORSO_HEIGHT_CM)], axis=1)
 
 
+def _outward_depth(seat_edge: np.ndarray, outward: np.ndarray, project: Projector,
+                   box: tuple[int, int, int, int]) -> np.ndarray:
+    """For each canvas pixel in ``box``, how far (cm) beyond the table edge its point at chest height lies."""
+    x0, y0, x1, y1 = box
+    plane = np.array([[-50.0, -50.0], [50.0, -50.0], [50.0, 50.0], [-50.0, 50.0]])
+    pixels = project(np.concatenate([plane, np.full((4, 1), TORSO_HEIGHT_CM)], axis=1)).astype(np.float32)
+    to_plane = cv2.getPerspectiveTransform(pixels, plane.astype(np.float32))
+    xs, ys = np.meshgrid(np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32))
+    grid = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
+    points = cv2.perspectiveTransform(grid, to_plane).reshape(y1 - y0, x1 - x0, 2)
+    return (points - seat_edge.astype(np.float32)) @ outward.astype(np.float32)
+
+
 def draw_torsos(canvas: np.ndarray, cast: Cast, project: Projector, blur_px: float) -> None:
-    """Paint every player's body (not the dummy's) beyond the table edge, in their clothes' colour,
-    darker away from the lamp, with soft edges (out of focus). Drawn once per camera, into the background."""
+    """Paint every player's body (not the dummy's) beyond the table edge in their clothes' colour,
+    lit where it leans over the table and darker further back, with soft (out of focus) edges.
+    Drawn once per camera, into the background (float32 canvas)."""
     height, width = canvas.shape[:2]
+    pad = int(3 * blur_px) + 2
     for seat in cast.layout.seats:
         if seat.is_dummy:
             continue
         outline = project(torso_outline(cast, seat.index))
-        mask = np.zeros((height, width), np.float32)
-        cv2.fillPoly(mask, [np.round(outline * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
-        if not mask.any():
+        low, high = outline.min(axis=0).astype(int) - pad, outline.max(axis=0).astype(int) + pad + 1
+        x0, y0 = max(0, int(low[0])), max(0, int(low[1]))
+        x1, y1 = min(width, int(high[0])), min(height, int(high[1]))
+        if x1 <= x0 or y1 <= y0:
             continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.fillPoly(mask, [np.round((outline - [x0, y0]) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
         mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
-        colour = np.asarray(cast.looks[seat.index].sleeve_bgr, np.float32) * 0.55
-        canvas[:] = canvas + mask[..., None] * (colour - canvas)
+        radians = math.radians(seat.facing_deg)
+        outward = np.array([math.cos(radians), math.sin(radians)])
+        depth = _outward_depth(np.array([seat.edge.x, seat.edge.y]), outward, project, (x0, y0, x1, y1))
+        light = np.clip(0.78 - 0.42 * depth / TORSO_DEPTH_CM, 0.3, 0.8)
+        colour = np.asarray(cast.looks[seat.index].sleeve_bgr, np.float32)[None, None, :] * light[..., None]
+        region = canvas[y0:y1, x0:x1]
+        canvas[y0:y1, x0:x1] = region + mask[..., None] * (colour - region)
