@@ -13,7 +13,7 @@ from vision.decks import Deck
 from vision.scene.camera import Camera, CameraError, parse_size
 from vision.scene.difficulty import DifficultyError, get_difficulty
 from vision.scene.layout import LayoutError, make_layout
-from vision.scene.render import RenderSettings, SceneRenderer
+from vision.scene.render import RenderSettings, SceneRenderer, card_corners
 from vision.scene.script import ScriptError, script_from_score
 from vision.scene.truth import TruthError, read_truth, write_truth
 
@@ -247,8 +247,11 @@ def _frame_without_arms(scene: SceneRenderer, start: int) -> int:
     raise AssertionError("no frame without arms after the card landed")
 
 
-def test_truth_corners_enclose_the_resting_card_pixels() -> None:
-    scene = renderer("easy", seed=2, fps=10.0)
+@pytest.mark.parametrize("difficulty", ["easy", "hard"])
+def test_truth_corners_enclose_the_resting_card_pixels(difficulty: str) -> None:
+    scene = renderer(difficulty, seed=2, fps=10.0)
+    # Geometry only: tilt and lens distortion stay, the light track and head shadows go.
+    scene.sensor, scene.heads = None, None
     rest = next(e for e in scene.truth_events() if e["event"] == "rest")
     frame = _frame_without_arms(scene, rest["frame"])
     image = scene.render_frame(frame).astype(np.int16)
@@ -283,3 +286,16 @@ def test_full_hd_frames_have_the_full_hd_size_and_proportionally_larger_cards() 
     first_small = np.array(small.truth_events()[0]["corners"])
     first_large = np.array(large.truth_events()[0]["corners"])
     assert np.allclose(first_large, first_small * 1.5, atol=0.5)
+
+
+def test_after_the_camera_bump_corners_follow_the_new_camera() -> None:
+    scene = renderer("hard", seed=4, tricks=3, fps=10.0)
+    events = scene.truth_events()
+    bump = next(e for e in events if e["event"] == "camera")
+    assert bump["camera"] != scene.truth_header("x")["camera"]
+    later = [e for e in events if e["event"] == "rest" and e["frame"] >= bump["frame"]]
+    assert later, "the bump should fall before the last card lands"
+    moved = Camera.from_json(bump["camera"])
+    card = next(c for c in scene.timeline.cards if c.code == later[0]["card"])
+    corners = card_corners(card.pose_at(later[0]["frame"]), scene.textures.width_cm, scene.textures.height_cm)
+    assert np.allclose(moved.project(corners), later[0]["corners"], atol=0.01)

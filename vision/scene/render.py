@@ -277,7 +277,8 @@ class SceneRenderer:
             self._draw_card(canvas, camera, card, card.pose_at(frame), card.pose_at(frame - 1))
         if self.heads is not None:
             self.heads.apply(canvas, frame)
-        self._draw_arms(canvas, camera, frame)
+        if self.difficulty.people:
+            self._draw_arms(canvas, camera, frame)
         return canvas
 
     def _arm_poses(self, camera: Camera, frame: int) -> list[tuple[int, ArmPose]]:
