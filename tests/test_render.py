@@ -299,3 +299,10 @@ def test_after_the_camera_bump_corners_follow_the_new_camera() -> None:
     card = next(c for c in scene.timeline.cards if c.code == later[0]["card"])
     corners = card_corners(card.pose_at(later[0]["frame"]), scene.textures.width_cm, scene.textures.height_cm)
     assert np.allclose(moved.project(corners), later[0]["corners"], atol=0.01)
+
+
+def test_rest_events_say_how_much_of_the_card_the_releasing_hand_still_hides() -> None:
+    rests = [e for e in renderer("normal", tricks=2, fps=10.0).truth_events() if e["event"] == "rest"]
+    shares = [e["occluded"] for e in rests]
+    assert all(0.0 <= share <= 1.0 for share in shares)
+    assert max(shares) > 0.0, "the hand that lets the card go is still over it when it lands"

@@ -27,7 +27,7 @@ from vision.scene.cards import CardTextures, build_textures, draw_card, draw_sha
 from vision.scene.choreography import CardTrack, Pose, Timeline, TruthEvent, build_timeline
 from vision.scene.difficulty import Difficulty, get_difficulty
 from vision.scene.layout import Layout, make_layout
-from vision.scene.people import ArmPose, HeadShadows, draw_arm
+from vision.scene.people import ArmPose, HeadShadows, draw_arm, render_arm
 from vision.scene.script import MatchScript
 from vision.scene.sensor import SensorTrack
 from vision.scene.surfaces import make_surface
@@ -293,6 +293,27 @@ class SceneRenderer:
                 arms.append((track.seat, pose))
         return arms
 
+    def _occluded_fraction(self, camera: Camera, corners: np.ndarray, frame: int) -> float:
+        """The share of a card's area under arms at ``frame`` (people's ``occlusion``: coverage >= 1/2)."""
+        arms = self._arm_poses(camera, frame) if self.difficulty.people else []
+        if not arms:
+            return 0.0
+        width, height = camera.canvas_size
+        polygon = camera.project_ideal(corners)
+        x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(polygon.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        card = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(card, np.round(polygon - [x0, y0]).astype(np.int32), 1)
+        covered = np.zeros_like(card, dtype=bool)
+        for seat, pose in arms:
+            covered |= render_arm((height, width, 3), pose, self.cast.looks[seat]).occlusion(
+                (height, width))[y0:y1, x0:x1]
+        area = int(card.sum())
+        return float((covered & (card == 1)).sum()) / area if area else 0.0
+
     def arms_in_view(self, frame: int) -> int:
         """How many arms reach over the table at ``frame``."""
         return len(self._arm_poses(self.camera_at(frame), frame))
@@ -357,9 +378,11 @@ class SceneRenderer:
         if event.kind == "rest" and event.card_uid is not None:
             card = self.timeline.cards[event.card_uid]
             corners = card_corners(card.pose_at(event.frame), self.textures.width_cm, self.textures.height_cm)
-            pixels = self.camera_at(event.frame).project(corners)
+            camera = self.camera_at(event.frame)
+            pixels = camera.project(corners)
             row.update(seat=event.seat, card=event.card,
-                       corners=[[round(float(x), 2), round(float(y), 2)] for x, y in pixels])
+                       corners=[[round(float(x), 2), round(float(y), 2)] for x, y in pixels],
+                       occluded=round(self._occluded_fraction(camera, corners, event.frame), 3))
         elif event.kind == "pickup":
             row.update(winner=event.winner, cards=list(event.cards))
         elif event.kind == "draw":

@@ -8,10 +8,11 @@ Line 1, the header::
 
 Then one line per event, in frame order (``hand`` and ``trick`` count from 0 within the clip/hand):
 
-- ``{"frame": 57, "event": "rest", "hand": 0, "trick": 0, "seat": 1, "card": "3c", "corners": [[x, y] x 4]}``:
-  the card comes to rest on the cloth at this frame; ``corners`` are output-frame pixels of the card's
-  corners in ``corner_order``: the artwork's own top-left, top-right, bottom-right and bottom-left as
-  printed with the card upright, whatever way it lies on the table;
+- ``{"frame": 57, "event": "rest", "hand": 0, "trick": 0, "seat": 1, "card": "3c", "corners": [[x, y] x 4],
+  "occluded": 0.12}``: the card comes to rest on the cloth at this frame; ``corners`` are output-frame
+  pixels of the card's corners in ``corner_order``: the artwork's own top-left, top-right, bottom-right
+  and bottom-left as printed with the card upright, whatever way it lies on the table; ``occluded`` is
+  the share of the card hidden under arms in that frame (usually the releasing hand's fingers);
 - ``{"frame": 102, "event": "pickup", "hand": 0, "trick": 0, "winner": 2, "cards": [...]}``: the winner's
   hand touches the trick to take it (cards in play order);
 - ``{"frame": 130, "event": "draw", "hand": 0, "trick": 0, "seat": 0, "card": "7d"}``: two players with
