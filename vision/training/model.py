@@ -12,10 +12,13 @@ import torch
 from torch import nn
 from torch.nn import functional as F  # noqa: N812
 
-# (output channels, stride) of each depthwise-separable block after the stem.
+# (output channels, stride) of each depthwise-separable block after the stem. The first block
+# already halves the resolution: on 2 shared CPU cores the full-resolution layers dominate the
+# training time, and halving early makes training about twice as fast for the same accuracy budget.
 DEFAULT_BLOCKS: tuple[tuple[int, int], ...] = (
-    (32, 1), (48, 2), (48, 1), (96, 2), (96, 1), (160, 2), (160, 1), (160, 1),
+    (32, 2), (48, 1), (96, 2), (96, 1), (160, 2), (160, 1), (160, 1),
 )
+DEFAULT_STEM = 16
 
 
 def _conv_bn_relu(in_ch: int, out_ch: int, kernel: int, stride: int, groups: int = 1) -> nn.Sequential:
@@ -43,7 +46,7 @@ class SeparableBlock(nn.Module):
 class CardNet(nn.Module):
     """Image ``[N, 3, H, W]`` -> (logits ``[N, classes]``, unit embedding ``[N, embedding_dim]``)."""
 
-    def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = 24,
+    def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
                  blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0) -> None:
         super().__init__()
         layers: list[nn.Module] = [_conv_bn_relu(3, stem, 3, 2)]
