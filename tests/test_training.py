@@ -74,6 +74,7 @@ def test_a_pool_without_styles_is_refused() -> None:
         render_pool(Path("/nowhere"), [], 10, 64, 96, seed=0)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
 def test_evaluation_reads_a_style_zero_shot_and_enrolled(tmp_path: Path) -> None:
     from vision.classifier import CardClassifier
