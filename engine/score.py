@@ -3,8 +3,11 @@
 ``score_events(rules, seats, dealer, events)`` raises ``IllegalEventError`` at the first impossible
 event; with ``lenient=True`` it leaves that event out, flags it, and goes on (nothing else is lost).
 
-The report's ``points`` of a hand include its accusi; ``totals`` is the sum of the listed hands'
-``points`` (an unfinished last hand is listed with what it holds so far). Extra keys beyond RECORD.md:
+The report's ``points`` of a hand include its accusi. RULES.md: "scores are added at the end of each
+hand", so ``totals`` is the sum of the finished hands' ``points``, plus those of the hand in which the
+match ended when it ended inside a hand (``win = immediate``, a claim). A record that stops inside a
+hand of an open match lists that hand (``complete`` false) with what it holds so far, but its points
+are not in ``totals`` (nor in its running ``totals``). Extra keys beyond RECORD.md:
 per hand ``number``, ``complete``, ``sides``, ``card_points``, ``accusi_points``, ``cappotto``,
 ``renounces``, ``call``, ``open_trick`` and ``totals`` (running, after that hand); per trick ``thirds``;
 at the top ``loser``, ``games``, ``reason`` and ``over``. See docs/scoring.md.
@@ -26,8 +29,8 @@ from engine.state import MatchState, Outcome
 
 @dataclass(frozen=True, slots=True)
 class ScoreReport:
-    """The scored record: hands (finished, then the unfinished one if it has begun), totals, the outcome
-    and the flags; ``state`` is the final match state."""
+    """The scored record: hands (finished, then the unfinished one if it has begun), totals (the hands
+    that count: see ``counts``), the outcome and the flags; ``state`` is the final match state."""
 
     rules: Rules
     hands: tuple[HandResult, ...]
@@ -40,12 +43,18 @@ class ScoreReport:
     def winner(self) -> int | None:
         return self.outcome.winner if self.outcome else None
 
+    def counts(self, result: HandResult) -> bool:
+        """Whether the points of this listed hand are in ``totals``: a finished hand, or the hand in which
+        the match ended; not the open hand of a record that stops while the match is still open."""
+        return result.complete or self.outcome is not None
+
     def to_json(self, lang: Lang = "it") -> dict[str, Any]:
         """Exactly RECORD.md's object (plus the extra keys listed in the module docstring)."""
         running = [0] * len(self.totals)
         hands = []
         for result in self.hands:
-            running = [a + b for a, b in zip(running, result.points, strict=True)]
+            if self.counts(result):
+                running = [a + b for a, b in zip(running, result.points, strict=True)]
             hands.append(hand_to_json(result, tuple(running)))
         outcome = self.outcome
         return {
@@ -61,7 +70,8 @@ class ScoreReport:
 
 
 def hand_to_json(result: HandResult, running: tuple[int, ...]) -> dict[str, Any]:
-    """One hand in RECORD.md's shape, with the running totals after it."""
+    """One hand in RECORD.md's shape, with the running totals after it; ``complete`` says whether all its
+    tricks were played."""
     accusi = []
     for seat, combo in result.accusi:
         item: dict[str, Any] = {"by": seat}
@@ -94,9 +104,10 @@ def score_events(rules: Rules, seats: int, dealer: int, events: Iterable[Event],
     """Fold ``events`` from the start of a match and report the score."""
     state = MatchState.start(rules, seats, dealer).apply_all(events, lenient=lenient)
     hands = state.hands
+    totals = state.totals  # the finished hands
     if state.hand.has_started:
-        hands = (*hands, state.current_result())
-    totals = [0] * len(state.totals)
-    for result in hands:
-        totals = [a + b for a, b in zip(totals, result.points, strict=True)]
-    return ScoreReport(rules, hands, tuple(totals), state.outcome, state.flags, state)
+        current = state.current_result()
+        hands = (*hands, current)
+        if state.is_over:  # the match ended inside this hand: its points so far decided it, so they count
+            totals = tuple([a + b for a, b in zip(totals, current.points, strict=True)])
+    return ScoreReport(rules, hands, totals, state.outcome, state.flags, state)

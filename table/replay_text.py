@@ -41,6 +41,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "missing": " (manca {suit})",
         "card_points": "In carte: {points}.",
         "hand_points": "Punti della mano: {totals}.",
+        "hand_points_so_far": "Punti della mano finora: {totals} (si sommano a fine mano).",
         "partners": "In questa mano: {sides}.",
         "call": "{player} chiama {suit}.",
         "loser": "Perde {side}.",
@@ -91,6 +92,7 @@ _WORDS: dict[Lang, dict[str, Any]] = {
         "missing": " ({suit} missing)",
         "card_points": "In cards: {points}.",
         "hand_points": "Points of the hand: {totals}.",
+        "hand_points_so_far": "Points of the hand so far: {totals} (added at the end of the hand).",
         "partners": "In this hand: {sides}.",
         "call": "{player} calls {suit}.",
         "loser": "{side} loses.",
@@ -256,9 +258,12 @@ def card_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -
     return line
 
 
-def hand_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str:
-    """What the hand adds to the match score, per side (or per player where each scores alone)."""
-    return _WORDS[lang]["hand_points"].format(totals=totals_text(hand["points"], table))
+def hand_points_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it", *,
+                     counted: bool = True) -> str:
+    """What the hand adds to the match score, per side (or per player where each scores alone); a hand not
+    yet ``counted`` (a record that stops inside a hand of an open match) says what it holds so far."""
+    key = "hand_points" if counted else "hand_points_so_far"
+    return _WORDS[lang][key].format(totals=totals_text(hand["points"], table))
 
 
 def partners_line(hand: Mapping[str, Any], table: Table, lang: Lang = "it") -> str | None:
@@ -361,9 +366,9 @@ def open_trick_lines(number: int, open_trick: Mapping[str, Any], table: Table,
 
 
 def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequence[int],
-               lang: Lang = "it", notes: Notes | None = None) -> list[str]:
+               lang: Lang = "it", notes: Notes | None = None, *, counted: bool = True) -> list[str]:
     """A whole hand: heading, its tricks (with what happened between them), its accusi, its points and
-    the running score."""
+    the running score (``counted`` false: the hand is still open, its points are not in ``running``)."""
     words = _WORDS[lang]
     notes = notes or {}
     lines = [hand_heading(number, table.players[hand["dealer"]], lang)]
@@ -390,7 +395,7 @@ def hand_lines(number: int, hand: Mapping[str, Any], table: Table, running: Sequ
         lines.append("  " + partners)
     if hand.get("card_thirds"):
         lines.append("  " + card_points_line(hand, table, lang))
-    lines.append("  " + hand_points_line(hand, table, lang))
+    lines.append("  " + hand_points_line(hand, table, lang, counted=counted))
     lines.append("  " + score_line(running, table, lang))
     return lines
 
@@ -410,11 +415,16 @@ def match_text(report: Mapping[str, Any], table: Table, lang: Lang = "it", *,
     words = _WORDS[lang]
     lines = intro_lines(table, target, lang, avoid=avoid)
     running = [0] * len(table.sides)
+    is_over = report.get("over", report.get("winner") is not None)
     for index, hand in enumerate(report["hands"]):
-        running = [total + points for total, points in zip(running, hand["points"], strict=True)]
+        # Scores are added at the end of each hand (RULES.md): an open hand of an open match is told
+        # with its points so far, which the match score does not include yet.
+        counted = hand.get("complete", True) or is_over
+        if counted:
+            running = [total + points for total, points in zip(running, hand["points"], strict=True)]
         lines.append("")
         hand_notes = notes[index] if index < len(notes) else None
-        lines.extend(hand_lines(index + 1, hand, table, running, lang, hand_notes))
+        lines.extend(hand_lines(index + 1, hand, table, running, lang, hand_notes, counted=counted))
     lines.append("")
     lines.append(result_line(report.get("winner"), report["totals"], table, lang, report.get("reason"),
                              None if avoid else target))

@@ -48,7 +48,28 @@ def test_replay_in_italian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "  In carte: Anna e Carla 8 e 2/3; Bruno e Dario 2 punti, ultima presa ad Anna e Carla." in lines
     assert "  Punti della mano: Anna e Carla 9, Bruno e Dario 2." in lines
     assert "Mano 2: dà le carte Anna." in lines
-    assert lines[-1] == "La partita non è finita: Anna e Carla 10, Bruno e Dario 2."
+    # Hand 2 stops after a trick: its point so far is told, but not added to the score until the hand ends.
+    assert lines[-5:] == [
+        "  In carte: Anna e Carla 1 e 1/3; Bruno e Dario niente.",
+        "  Punti della mano finora: Anna e Carla 1, Bruno e Dario 0 (si sommano a fine mano).",
+        "  Punteggio: Anna e Carla 9, Bruno e Dario 2.",
+        "",
+        "La partita non è finita: Anna e Carla 9, Bruno e Dario 2.",
+    ]
+
+
+def test_replay_of_a_match_claimed_inside_a_hand_adds_that_hand(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    header = HEADER.replace('{"preset": "classic"}', '{"preset": "classic", "claim": true, "target": 10}')
+    record = write(tmp_path, [*plays(HAND_ONE), *plays(HAND_TWO), '{"claim": 0}'], header)
+    status, out, _ = run(capsys, "replay", str(record), "--lang", "en")
+    assert status == 0
+    assert out.splitlines()[-4:] == [
+        "  Points of the hand: Anna and Carla 1, Bruno and Dario 0.",
+        "  Score: Anna and Carla 10, Bruno and Dario 2.",
+        "",
+        "Anna and Carla win: Anna and Carla 10, Bruno and Dario 2 (they claimed the target with the points).",
+    ]
 
 
 def test_replay_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -88,7 +88,9 @@ def test_score_prints_the_hand_checked_answer(tmp_path: Path, capsys: pytest.Cap
     assert (status, err) == (0, "")
     report = json.loads(out)
     assert set(report) >= RECORD_KEYS
-    assert record_md_view(report) == {"hands": EXPECTED_HANDS, "totals": [10, 2], "winner": None, "flags": []}
+    # Hand 2 is still open: listed with its point so far, but scores are added at the end of a hand.
+    assert record_md_view(report) == {"hands": EXPECTED_HANDS, "totals": [9, 2], "winner": None, "flags": []}
+    assert [hand["complete"] for hand in report["hands"]] == [True, False]
 
 
 def test_corrections_are_applied_before_scoring(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

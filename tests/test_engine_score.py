@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import parse_card
 from engine.errors import IllegalEventError
-from engine.events import Accuso, Meta, Play
+from engine.events import Accuso, Claim, Meta, Play
 from engine.rules import PRESETS, Rules
 from engine.score import score_events
 
@@ -35,7 +35,8 @@ def test_the_report_has_record_md_keys_and_shapes() -> None:
     assert first["points"] == [17, 6] and first["card_points"] == [11, 0]
     assert first["cappotto"]["kind"] == "cappottone"
     assert first["totals"] == [17, 6]
-    assert unfinished["complete"] is False and unfinished["dealer"] == 0
+    assert first["complete"] is True
+    assert unfinished["complete"] is False and unfinished["dealer"] == 0 and unfinished["totals"] == [17, 6]
     assert unfinished["tricks"] == [] and unfinished["open_trick"] == {"leader": 1, "cards": ["5b"]}
     assert data["totals"] == [17, 6] and data["winner"] is None and data["flags"] == []
     json.dumps(data)
@@ -47,7 +48,41 @@ def test_bongioco_reports_rank_and_missing_suit() -> None:
     data = score_events(rules, 4, 3, events).to_json()
     (item,) = data["hands"][0]["accusi"]
     assert (item["kind"], item["rank"], item["missing"], item["points"]) == ("bongioco", 2, "b", 3)
-    assert data["totals"] == [0, 3]
+    assert data["hands"][0]["points"] == [0, 3] and data["hands"][0]["complete"] is False
+    assert data["totals"] == [0, 0]  # the hand is still open: scores are added at its end
+
+
+def second_hand_trick(side_zero_takes: bool) -> list[Play]:
+    """Hand 2 (seat 1 leads): one trick worth one whole point, taken by side 0 (seat 2) or side 1 (seat 3)."""
+    codes = ["4c", "1c", "5c", "6c"] if side_zero_takes else ["4c", "5c", "1c", "6c"]
+    return [Play(parse_card(code), (1 + offset) % 4) for offset, code in enumerate(codes)]
+
+
+def test_a_record_stopping_inside_a_hand_of_an_open_match_totals_the_finished_hands_only() -> None:
+    """RULES.md: scores are added at the end of each hand. The open hand is listed with its points so far
+    (``complete`` false, its running ``totals`` unchanged) but is not in ``totals``."""
+    report = score_events(PRESETS["classic"], 4, 3, [*plays(ONE_SUIT_EACH), *second_hand_trick(False)])
+    data = report.to_json()
+    first, open_hand = data["hands"]
+    assert (first["complete"], first["points"], first["totals"]) == (True, [11, 0], [11, 0])
+    assert (open_hand["complete"], open_hand["points"], open_hand["totals"]) == (False, [0, 1], [11, 0])
+    assert data["totals"] == [11, 0] and data["over"] is False and data["winner"] is None
+    assert report.state.live_totals() == (11, 1)  # what a scoreboard shows during the hand
+
+
+@pytest.mark.parametrize(("options", "ending"), [
+    ({"claim": True}, [Claim(0)]),
+    ({"win": "immediate"}, []),
+])
+def test_a_match_ended_inside_a_hand_counts_that_hand_in_the_totals(options: dict[str, object],
+                                                                    ending: list[Claim]) -> None:
+    """A claim, or ``win = immediate``, ends the match inside hand 2 at 11 + 1 = 12: that hand's points
+    so far decided it, so they are in ``totals`` (and in its running ``totals``)."""
+    rules = Rules.from_mapping({"preset": "classic", "target": 12, **options})
+    data = score_events(rules, 4, 3, [*plays(ONE_SUIT_EACH), *second_hand_trick(True), *ending]).to_json()
+    open_hand = data["hands"][1]
+    assert (open_hand["complete"], open_hand["points"], open_hand["totals"]) == (False, [1, 0], [12, 0])
+    assert data["totals"] == [12, 0] and data["winner"] == 0 and data["over"] is True
 
 
 def test_flags_carry_event_number_kind_seat_and_a_message_in_italian_or_english() -> None:
