@@ -13,7 +13,9 @@ import pytest
 
 from engine.cards import BACK, CARD_CODES, NONE
 from tests.test_classifier import good_metadata, write_tiny_model
-from vision.classifier import CardClassifier
+from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
+from vision.crops import prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
+from vision.decks import Deck, find_cards_root
 from vision.enrollment import (
     PROFILE_FORMAT,
     DeckProfile,
@@ -210,3 +212,54 @@ def test_zip_without_profile_keys_is_named(tmp_path: Path) -> None:
         archive.writestr("other.npy", b"")
     with pytest.raises(ProfileError, match=r"deck\.npz: not a deck profile"):
         DeckProfile.load(path)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The shipped model with a profile of a deck style it was not trained on.
+
+CARDS_ROOT = find_cards_root()
+# Italian regional decks first: the product's users; the first of these the model did not train on is used.
+PREFERRED_UNSEEN = ("siciliane", "sarde", "trentine", "toscane", "gnome-dondorf", "kde-penguins")
+ENROLMENT_FLOOR = 0.7
+
+
+@pytest.fixture(scope="module")
+def shipped() -> CardClassifier:
+    return CardClassifier.load(DEFAULT_MODEL_PATH)
+
+
+def unseen_style(classifier: CardClassifier) -> str:
+    """A deck style the model was not trained on (or, if it saw them all, the first preferred one)."""
+    trained = set(json.loads(classifier.info.trained_on or "[]"))
+    return next((s for s in PREFERRED_UNSEEN if s not in trained), PREFERRED_UNSEEN[0])
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_path: Path) -> None:
+    assert CARDS_ROOT is not None
+    style = unseen_style(shipped)
+    deck = Deck.load(CARDS_ROOT / style)
+    pictures = {code: [face] for code, face in deck.faces.items()}
+    profile = enroll_pictures(pictures, shipped, name=style, views=8)
+
+    rng = np.random.default_rng(2024)  # crops the enrolment never saw
+    arts = {code: prepare_artwork(face) for code, face in deck.faces.items()}
+    crops = [render_card_crop(arts[code], rng) for code in CARD_CODES]
+    kinds = ("table", "empty", "fingers") * 3
+    nones = [render_none_crop(rng, list(arts.values()), kind=kind) for kind in kinds]
+    backs = [render_card_crop(random_back_artwork(rng, arts["1c"].aspect), rng) for _ in range(6)]
+
+    base = np.mean([p.card == c for p, c in zip(shipped.classify(crops), CARD_CODES, strict=True)])
+    enrolled_predictions = shipped.classify(crops, profile=profile)
+    enrolled = np.mean([p.card == c for p, c in zip(enrolled_predictions, CARD_CODES, strict=True)])
+    report = f"{style}: {base:.2f} without the profile, {enrolled:.2f} with"
+    print(report)
+    assert enrolled >= max(base, ENROLMENT_FLOOR), report
+    assert np.mean([p.card == NONE for p in shipped.classify(nones, profile=profile)]) >= 0.75
+    assert np.mean([p.card == BACK for p in shipped.classify(backs, profile=profile)]) >= 0.6
+
+    reloaded = DeckProfile.load(profile.save(tmp_path / f"{style}.npz"))
+    again = shipped.classify(crops, profile=reloaded)
+    assert [p.card for p in again] == [p.card for p in enrolled_predictions]
+    np.testing.assert_allclose([p.confidence for p in again], [p.confidence for p in enrolled_predictions],
+                               atol=1e-5)

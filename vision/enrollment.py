@@ -29,10 +29,10 @@ from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
 PROFILE_FORMAT = 1
-DEFAULT_VIEWS = 8
+DEFAULT_VIEWS = 16
 DEFAULT_SEED = 0
-BLEND_WEIGHT = 0.6
-TEMPERATURE = 0.05
+BLEND_WEIGHT = 0.8
+TEMPERATURE = 0.03
 MAX_PICTURE_HEIGHT = 460
 _META_KEY = "meta"
 _PROTOTYPES_KEY = "prototypes"
