@@ -42,12 +42,14 @@ def run_render(tmp_path: Path, record: Path, *extra: str) -> tuple[int, Path, Pa
     return status, out, truth
 
 
-def test_one_trick_record_renders_a_clip_and_its_truth(tmp_path: Path, deck_dir: Path) -> None:
+def test_one_trick_record_renders_a_clip_and_its_truth(tmp_path: Path, deck_dir: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "one.jsonl"
     record.write_text(ONE_TRICK)
     status, out, truth_path = run_render(tmp_path, record, "--deck", str(deck_dir), "--difficulty", "easy",
-                                         "--fps", "4", "--seed", "9")
+                                         "--fps", "4", "--seed", "9", "--lang", "en")
     assert status == 0
+    assert "4 cards, 1 tricks; truth in" in capsys.readouterr().out
     truth = read_truth(truth_path)
     assert truth.header["record"] == "one.jsonl" and truth.header["deck"] == "deck"
     assert truth.header["seed"] == 9 and truth.header["size"] == [1280, 720]

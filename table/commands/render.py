@@ -25,6 +25,10 @@ from vision.scene.script import MatchScript, script_from_score
 from vision.scene.video import render_clip
 
 DEFAULT_DECK = "napoletane"
+SUMMARY = {
+    "it": "{out}: {frames} fotogrammi, {seconds:.1f} s, {cards} carte, {tricks} prese; verità in {truth}",
+    "en": "{out}: {frames} frames, {seconds:.1f} s, {cards} cards, {tricks} tricks; truth in {truth}",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,6 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--hands", type=int, default=None, metavar="N", help="solo le prime N mani")
     parser.add_argument("--contact", default=None, metavar="SHEET.png",
                         help="scrive anche un foglio di provini (alcuni fotogrammi) in PNG")
+    parser.add_argument("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
     parser.set_defaults(func=run)
 
 
@@ -107,6 +112,6 @@ def run(args: argparse.Namespace) -> int:
     summary = render_clip(script, deck, settings, Path(args.out), Path(args.truth),
                           record_name=Path(args.record).name,
                           contact_sheet_path=Path(args.contact) if args.contact else None)
-    print(f"{args.out}: {summary.frames} fotogrammi, {summary.seconds:.1f} s, "
-          f"{summary.cards} carte, {summary.tricks} prese; verità in {args.truth}")
+    print(SUMMARY[args.lang].format(out=args.out, frames=summary.frames, seconds=summary.seconds,
+                                     cards=summary.cards, tricks=summary.tricks, truth=args.truth))
     return 0
