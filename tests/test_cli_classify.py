@@ -12,6 +12,8 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
+from vision.crops import prepare_artwork, render_card_crop
+from vision.decks import find_cards_root, read_image
 
 
 def _write_picture(path: Path, seed: int) -> Path:
@@ -150,3 +152,46 @@ def test_a_corrupt_profile_is_one_error_line(
     image = _write_picture(tmp_path / "crop.png", 5)
     assert main(["classify", "--model", str(tiny_model), "--deck", str(profile), str(image)]) == 2
     assert "deck.npz: not a deck profile" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------------
+# The shipped model, through the command line, on real artwork.
+
+CARDS_ROOT = find_cards_root()
+needs_cards = pytest.mark.skipif(
+    CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)"
+)
+
+
+@needs_cards
+def test_classify_reads_card_pictures_with_the_shipped_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    pictures = [CARDS_ROOT / "napoletane" / "1c.jpg", CARDS_ROOT / "napoletane" / "3c.jpg",
+                CARDS_ROOT / "kde-standard" / "1d.jpg", CARDS_ROOT / "napoletane" / "back.jpg"]
+    lying = tmp_path / "3c-landscape.png"  # a card lying sideways reads the same
+    cv2.imwrite(str(lying), cv2.rotate(read_image(pictures[1]), cv2.ROTATE_90_COUNTERCLOCKWISE))
+    assert main(["classify", "--top", "2", *map(str, pictures), str(lying)]) == 0
+    rows = _lines(capsys.readouterr().out)
+    assert [row["card"] for row in rows] == ["1c", "3c", "1d", "back", "3c"]
+    assert all(len(row["top"]) == 2 for row in rows)
+
+
+@needs_cards
+def test_enroll_a_deck_folder_then_classify_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    profile = tmp_path / "siciliane.npz"
+    folder = CARDS_ROOT / "siciliane"
+    assert main(["enroll", "--views", "2", "--lang", "en", "--out", str(profile), str(folder)]) == 0
+    captured = capsys.readouterr()
+    assert "Deck “siciliane” enrolled" in captured.out and "40 cards, 40 pictures" in captured.out
+    assert captured.err == ""
+    crop = tmp_path / "crop.png"
+    art = prepare_artwork(read_image(folder / "5b.jpg"))
+    cv2.imwrite(str(crop), render_card_crop(art, np.random.default_rng(3)))
+    assert main(["classify", "--deck", str(profile), str(crop)]) == 0
+    (row,) = _lines(capsys.readouterr().out)
+    assert row["path"] == str(crop) and row["card"] in CLASS_LABELS
