@@ -13,7 +13,7 @@ from engine.cards import CARD_CODES, CLASS_LABELS
 from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.crops import prepare_artwork, render_card_crop
-from vision.decks import find_cards_root, read_image
+from vision.decks import Deck, find_cards_root, read_image
 
 
 def _write_picture(path: Path, seed: int) -> Path:
@@ -190,7 +190,7 @@ def test_enroll_a_deck_folder_then_classify_with_it(
     assert "Deck “siciliane” enrolled" in captured.out and "40 cards, 40 pictures" in captured.out
     assert captured.err == ""
     crop = tmp_path / "crop.png"
-    art = prepare_artwork(read_image(folder / "5b.jpg"))
+    art = prepare_artwork(Deck.load(folder).faces["5b"])
     cv2.imwrite(str(crop), render_card_crop(art, np.random.default_rng(3)))
     assert main(["classify", "--deck", str(profile), str(crop)]) == 0
     (row,) = _lines(capsys.readouterr().out)
