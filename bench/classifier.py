@@ -3,12 +3,15 @@
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations``, and
 each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms per
 card; then the accuracy of both settings on the same rendered crops (every style in
-``../shared/cards`` when present). Run: ``.venv/bin/python bench/classifier.py [--model PATH]``.
+``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
+takes and how many of its cards are read without and with the profile.
+Run from the checkout: ``.venv/bin/python -m bench.classifier [--model PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +22,7 @@ from engine.cards import CARD_CODES
 from vision.classifier import CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
 from vision.decks import Deck, find_cards_root, list_styles
+from vision.enrollment import DEFAULT_VIEWS, enroll_pictures
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
@@ -53,11 +57,36 @@ def accuracy(classifier: CardClassifier, crops: Sequence[np.ndarray], truth: Seq
     return float(np.mean([p.card == t for p, t in zip(predictions, truth, strict=True)]))
 
 
+def enrolment_report(classifier: CardClassifier, root: Path, styles: Sequence[str], seed: int) -> None:
+    """Per unseen style: seconds to enrol its pictures, and cards read without and with the profile."""
+    print(f"enrolment ({DEFAULT_VIEWS} views per picture) of the styles the model did not train on:")
+    totals = []
+    for style in styles:
+        deck = Deck.load(root / style)
+        pictures = {code: [face] for code, face in deck.faces.items()}
+        if deck.back is not None:
+            pictures["back"] = [deck.back]
+        start = time.perf_counter()
+        profile = enroll_pictures(pictures, classifier, name=style)
+        seconds = time.perf_counter() - start
+        crops, truth = rendered_crops([root / style], len(CARD_CODES), seed)
+        base = np.mean([p.card == t for p, t in zip(classifier.classify(crops), truth, strict=True)])
+        read = classifier.classify(crops, profile=profile)
+        enrolled = np.mean([p.card == t for p, t in zip(read, truth, strict=True)])
+        totals.append((base, enrolled))
+        print(f"  {style:<16} {len(pictures)} pictures enrolled in {seconds:5.1f} s   "
+              f"cards read {base:.3f} -> {enrolled:.3f}")
+    if totals:
+        base, enrolled = np.mean(totals, axis=0)
+        print(f"  mean             cards read {base:.3f} -> {enrolled:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--per-style", type=int, default=8, help="crops per deck style for the accuracy part")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-enrol", dest="enrol", action="store_false", help="skip the enrolment part")
     args = parser.parse_args()
     root = find_cards_root()
     styles = [root / name for name in list_styles(root)] if root else []
@@ -80,6 +109,10 @@ def main() -> None:
     acc_both, acc_single = accuracy(both, crops, truth), accuracy(single, crops, truth)
     print(f"  both orientations {acc_both:.4f}   one orientation {acc_single:.4f}   "
           f"difference {acc_both - acc_single:+.4f}")
+    trained = set(json.loads(both.info.trained_on or "[]"))
+    unseen = [folder.name for folder in styles if folder.name not in trained]
+    if args.enrol and unseen:
+        enrolment_report(both, root, unseen, args.seed + 1)
 
 
 if __name__ == "__main__":
