@@ -199,7 +199,8 @@ def test_two_player_clip_shows_each_drawn_card_after_its_trick() -> None:
 
 
 def test_morto_lays_the_dummy_cards_face_up_and_its_plays_come_from_the_row() -> None:
-    score = {"hands": [{"dealer": 2, "tricks": [TRICKS[0]]}]}
+    dummy_wins = {"leader": 1, "cards": ["6c", "7c", "3c", "5c"], "winner": 3}
+    score = {"hands": [{"dealer": 2, "tricks": [TRICKS[0], dummy_wins]}]}
     script = script_from_score(score, 4, dummy_seat=3)
     scene = SceneRenderer(script, synthetic_deck(), RenderSettings(seed=1, difficulty="easy", fps=5.0))
     dummy_card = next(c for c in scene.timeline.cards if c.code == "4b")
@@ -207,7 +208,8 @@ def test_morto_lays_the_dummy_cards_face_up_and_its_plays_come_from_the_row() ->
     rest = next(e for e in scene.truth_events() if e.get("card") == "4b")
     assert rest["seat"] == 3
     dummy_hands = [h for h in scene.timeline.hands if h.seat == 3]
-    assert not dummy_hands, "the dummy has no hands of its own: its partner plays for it"
+    assert not dummy_hands, "the dummy has no hands of its own: its partner plays and collects for it"
+    assert [e["winner"] for e in scene.truth_events() if e["event"] == "pickup"] == [1, 3]
 
 
 def test_truth_file_round_trips_and_bad_files_name_the_line(tmp_path) -> None:

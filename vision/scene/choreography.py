@@ -272,9 +272,11 @@ class _Builder:
         return Pose(seat.pile.x + float(offset[0]), seat.pile.y + float(offset[1]),
                     height_index * CARD_THICKNESS_CM, angle, False)
 
-    def pick_up(self, trick: TrickScript, cards: list[CardTrack], hand: int, trick_index: int) -> None:
-        """The winner's hand gathers the trick, turns it over and stacks it on the winner's pile."""
-        winner = self.seat(trick.winner)
+    def pick_up(self, trick: TrickScript, cards: list[CardTrack], hand: int, trick_index: int,
+                collector: int) -> None:
+        """``collector``'s hand (the winner's, or the dummy's partner's when the dummy wins) gathers the
+        trick, turns it over and stacks it on the collector's pile."""
+        winner = self.seat(collector)
         start = self.now + self.frames(0.8, 0.4)
         touch = start + self.frames(0.6)
         gathered = touch + self.frames(0.35)
@@ -282,7 +284,7 @@ class _Builder:
         withdrawn = carried + self.frames(0.5)
         centre = Pose(sum(c.keys[-1].pose.x for c in cards) / len(cards),
                       sum(c.keys[-1].pose.y for c in cards) / len(cards), 0.0, winner.card_angle_deg, True)
-        pile = self.piles.setdefault(trick.winner, [])
+        pile = self.piles.setdefault(collector, [])
         for order, card in enumerate(cards):
             stacked = Pose(centre.x, centre.y, order * CARD_THICKNESS_CM, centre.angle_deg, True)
             lifted = Pose((centre.x + winner.pile.x) / 2, (centre.y + winner.pile.y) / 2, 4.0,
@@ -295,11 +297,11 @@ class _Builder:
         grip_lifted = ((centre.x + winner.pile.x) / 2, (centre.y + winner.pile.y) / 2, 5.0)
         grip_pile = (winner.pile.x, winner.pile.y, 1.0)
         away = (winner.body.x, winner.body.y, 10.0)
-        self.new_hand(trick.winner, [HandKey(start, away, False), HandKey(touch, grip_centre, False),
-                                     HandKey(gathered, grip_centre, True),
-                                     HandKey((gathered + carried) // 2, grip_lifted, True),
-                                     HandKey(carried, grip_pile, True),
-                                     HandKey(carried + 1, grip_pile, False), HandKey(withdrawn, away, False)])
+        self.new_hand(collector, [HandKey(start, away, False), HandKey(touch, grip_centre, False),
+                                  HandKey(gathered, grip_centre, True),
+                                  HandKey((gathered + carried) // 2, grip_lifted, True),
+                                  HandKey(carried, grip_pile, True),
+                                  HandKey(carried + 1, grip_pile, False), HandKey(withdrawn, away, False)])
         codes = tuple(code for _, code in trick.plays)
         self.events.append(TruthEvent(touch, "pickup", hand, trick_index, winner=trick.winner, cards=codes))
         self.now = carried + self.frames(0.4)
@@ -426,7 +428,10 @@ def _build_hand(builder: _Builder, script: MatchScript, hand: HandScript, hand_n
             else:
                 _, card = builder.play(seat, code, hand_number, trick_number)
             played.append(card)
-        builder.pick_up(trick, played, hand_number, trick_number)
+        collector = trick.winner
+        if trick.winner == script.dummy_seat:
+            collector = _dummy_player(hand, script.seat_count, trick.winner)
+        builder.pick_up(trick, played, hand_number, trick_number, collector)
         for drawn in hand.draws_after[trick_number]:
             if stock:
                 builder.draw(drawn.seat, stock.pop(), hand_number, trick_number)
