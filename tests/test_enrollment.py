@@ -202,8 +202,15 @@ def test_a_profile_with_bad_metadata_names_the_key(
 
 def test_a_profile_of_another_model_is_refused(tmp_path: Path, small_profile: DeckProfile) -> None:
     other = CardClassifier.load(write_tiny_model(tmp_path / "v2.onnx", good_metadata(model_version="v2")))
+    loaded = DeckProfile.load(small_profile.save(tmp_path / "deck.npz"))
     with pytest.raises(ProfileError, match=r"deck\.npz: made with model 'tiny-test', but .* in use is 'v2"):
-        small_profile.check_model(other, tmp_path / "deck.npz")
+        other.classify([_picture(1)], profile=loaded)
+    with pytest.raises(ProfileError, match=r"deck profile 'deck': made with model 'tiny-test'"):
+        small_profile.check_model(other)
+    wider = CardClassifier.load(write_tiny_model(tmp_path / "wide.onnx", good_metadata(embedding_dim="16"),
+                                                 embedding_dim=16))
+    with pytest.raises(ProfileError, match=r"prototypes have 8 dimensions, the model's embedding has 16"):
+        wider.classify([_picture(1)], profile=loaded)
 
 
 def test_zip_without_profile_keys_is_named(tmp_path: Path) -> None:

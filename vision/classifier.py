@@ -71,6 +71,10 @@ class Prediction:
 class ProbabilityAdjuster(Protocol):
     """Anything that revises the model's class probabilities from the crops' embeddings (a deck profile)."""
 
+    def check_model(self, classifier: CardClassifier) -> None:
+        """Raise a VisionError unless the adjuster was made for this classifier's model."""
+        ...
+
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray: ...
 
 
@@ -264,7 +268,10 @@ class CardClassifier:
         top_k: int = DEFAULT_TOP_K,
         profile: ProbabilityAdjuster | None = None,
     ) -> list[Prediction]:
-        """Read each crop; with a deck ``profile`` the probabilities are revised by its prototypes."""
+        """Read each crop; with a deck ``profile`` (made with this model, else a VisionError naming it)
+        the probabilities are revised by its prototypes."""
+        if profile is not None:
+            profile.check_model(self)
         probabilities, embeddings = self.infer(crops)
         if profile is not None:
             probabilities = profile.adjust(probabilities, embeddings)

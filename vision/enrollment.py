@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -65,6 +65,7 @@ class DeckProfile:
     prototypes: np.ndarray
     weight: float = BLEND_WEIGHT
     temperature: float = TEMPERATURE
+    source: Path | None = field(default=None, compare=False)  # the file it was loaded from, for errors
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -94,8 +95,9 @@ class DeckProfile:
         revised[:, columns] = following_model + self.weight * enrolled_mass * nearness
         return revised
 
-    def check_model(self, classifier: CardClassifier, where: Path | str = "the deck profile") -> None:
-        """Raise ProfileError unless the profile was made with this classifier's model."""
+    def check_model(self, classifier: CardClassifier) -> None:
+        """Raise ProfileError (naming the profile's file) unless it was made with this classifier's model."""
+        where = self.source or f"deck profile {self.name!r}"
         if classifier.info.model_version != self.model_version or classifier.labels != self.model_labels:
             raise ProfileError(
                 f"{where}: made with model {self.model_version!r}, but the model in use is "
@@ -169,7 +171,7 @@ def _profile_from(meta_text: str, prototypes: np.ndarray, source: Path) -> DeckP
     return DeckProfile(
         name=meta["name"], model_version=meta["model_version"], model_labels=tuple(meta["model_labels"]),
         prototype_labels=labels, prototypes=l2_normalise(prototypes),
-        weight=float(meta["weight"]), temperature=float(meta["temperature"]),
+        weight=float(meta["weight"]), temperature=float(meta["temperature"]), source=source,
     )
 
 

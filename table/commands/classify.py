@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     profile = None
     if args.deck is not None:
         profile = DeckProfile.load(args.deck)
-        profile.check_model(classifier, args.deck)
+        profile.check_model(classifier)
     top_k = max(args.top or 0, 1)
     failures = 0
     for start in range(0, len(args.images), CHUNK):
