@@ -248,6 +248,7 @@ def test_the_shipped_model_keeps_the_contract(shipped: CardClassifier) -> None:
     np.testing.assert_allclose(np.linalg.norm(embeddings, axis=1), 1.0, atol=1e-4)
 
 
+@pytest.mark.slow
 @needs_cards
 def test_the_shipped_model_reads_every_style(shipped: CardClassifier) -> None:
     assert CARDS_ROOT is not None

@@ -241,6 +241,7 @@ def unseen_style(classifier: CardClassifier) -> str:
     return next((s for s in PREFERRED_UNSEEN if s not in trained), PREFERRED_UNSEEN[0])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
 def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_path: Path) -> None:
     assert CARDS_ROOT is not None
