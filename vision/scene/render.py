@@ -37,10 +37,11 @@ HFOV_DEG = 66.0
 GLARE_SIGMA_CM = 5.0
 OFF_TABLE_MARGIN_CM = 2.0
 OPTICAL_BLUR_PX = 0.7
-# What lies around the table, far below it: terracotta, dark parquet, grey stone, a rug.
-FLOOR_COLOURS_BGR: tuple[tuple[int, int, int], ...] = (
-    (52, 72, 120), (30, 44, 62), (70, 72, 74), (40, 38, 72),
-)
+# What lies around the table, 75 cm below it: parquet or a rug, out of focus and in the table's shade.
+FLOOR_KINDS: tuple[str, ...] = ("wood_dark", "wood_light", "cloth_damask")
+FLOOR_SIZE = (640, 360)
+FLOOR_BRIGHTNESS = 0.45
+FLOOR_BLUR_PX = 2.5
 RIM_BGR = (30, 45, 70)
 
 
@@ -112,7 +113,8 @@ class SceneRenderer:
             float(light_rng.uniform(*self.difficulty.glare_strength)))
         self.surface_kind = str(streams["table"].choice(self.difficulty.surfaces))
         self.surface = self._make_surface(streams["table"])
-        self.floor_colour = FLOOR_COLOURS_BGR[int(streams["table"].integers(len(FLOOR_COLOURS_BGR)))]
+        floor_kind = str(streams["table"].choice(FLOOR_KINDS))
+        self.floor = make_surface(floor_kind, FLOOR_SIZE[0], FLOOR_SIZE[1], streams["table"])
         self._bumped = self.camera.moved(roll_deg=self.camera.roll_deg + float(light_rng.uniform(1.0, 2.5)),
                                          aim_x=self.camera.aim_x + float(light_rng.uniform(-2.0, 2.0)))
         self.cast = Cast.random(self.layout, streams["people"])
@@ -179,8 +181,8 @@ class SceneRenderer:
         if self._background_for == camera:
             return
         width, height = camera.canvas_size
-        canvas = np.empty((height, width, 3), np.float32)
-        canvas[:] = self.floor_colour
+        floor = cv2.resize(self.floor, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+        canvas = cv2.GaussianBlur(floor, (0, 0), FLOOR_BLUR_PX * width / 1280.0) * FLOOR_BRIGHTNESS
         rim = self.layout.half + 3.0
         rim_points = camera.project_ideal(np.array([[-rim, rim], [rim, rim], [rim, -rim], [-rim, -rim]]))
         cv2.fillConvexPoly(canvas, np.round(rim_points * 16).astype(np.int32), RIM_BGR, cv2.LINE_AA, shift=4)
