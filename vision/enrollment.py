@@ -221,18 +221,17 @@ def enroll_pictures(
         raise EnrollmentError(f"views must be 1 or more, got {views}")
     rng = np.random.default_rng(seed)
     labels: list[str] = []
-    crops: list[np.ndarray] = []
+    prototypes: list[np.ndarray] = []
     for label in (label for label in classifier.labels if label in pictures):
-        for picture in pictures[label]:
-            crops.extend(render_views(shrink_picture(picture), views, rng, renderer))
+        for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
+            _, embeddings = classifier.infer(render_views(shrink_picture(picture), views, rng, renderer))
+            prototypes.append(embeddings.mean(axis=0))
             labels.append(label)
     if not labels:
         raise EnrollmentError("no pictures to enrol")
-    _, embeddings = classifier.infer(crops)
-    prototypes = l2_normalise(embeddings.reshape(len(labels), views, -1).mean(axis=1))
     return DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
-        prototype_labels=tuple(labels), prototypes=prototypes,
+        prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack(prototypes)),
     )
 
 
