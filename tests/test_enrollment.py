@@ -235,17 +235,18 @@ def shipped() -> CardClassifier:
     return CardClassifier.load(DEFAULT_MODEL_PATH)
 
 
-def unseen_style(classifier: CardClassifier) -> str:
-    """A deck style the model was not trained on (or, if it saw them all, the first preferred one)."""
+def unseen_style(classifier: CardClassifier) -> tuple[str, bool]:
+    """(a style the model did not train on, True), or (the first preferred style, False)."""
     trained = set(json.loads(classifier.info.trained_on or "[]"))
-    return next((s for s in PREFERRED_UNSEEN if s not in trained), PREFERRED_UNSEEN[0])
+    unseen = [s for s in PREFERRED_UNSEEN if s not in trained]
+    return (unseen[0], True) if unseen else (PREFERRED_UNSEEN[0], False)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
 def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_path: Path) -> None:
     assert CARDS_ROOT is not None
-    style = unseen_style(shipped)
+    style, is_unseen = unseen_style(shipped)
     deck = Deck.load(CARDS_ROOT / style)
     pictures = {code: [face] for code, face in deck.faces.items()}
     profile = enroll_pictures(pictures, shipped, name=style, views=8)
@@ -261,8 +262,8 @@ def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_pa
     enrolled_predictions = shipped.classify(crops, profile=profile)
     enrolled = np.mean([p.card == c for p, c in zip(enrolled_predictions, CARD_CODES, strict=True)])
     report = f"{style}: {base:.2f} without the profile, {enrolled:.2f} with"
-    print(report)
-    assert enrolled >= max(base, ENROLMENT_FLOOR), report
+    slack = 0.0 if is_unseen else 2 / len(CARD_CODES)  # on a style it trained on, the model may lead
+    assert enrolled >= base - slack and enrolled >= ENROLMENT_FLOOR, report
     assert np.mean([p.card == NONE for p in shipped.classify(nones, profile=profile)]) >= 0.75
     assert np.mean([p.card == BACK for p in shipped.classify(backs, profile=profile)]) >= 0.6
 
