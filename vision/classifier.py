@@ -18,13 +18,16 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from engine.cards import CLASS_LABELS
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
 
 MODEL_ENV = "TRESSETTE_MODEL"
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
@@ -158,7 +161,7 @@ def parse_model_info(metadata: dict[str, str], path: Path) -> ModelInfo:
     )
 
 
-def _open_session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
+def _open_session(path: Path, threads: int) -> InferenceSession:
     import onnxruntime as ort  # imported here so that `tressette` starts fast when no card is read
 
     options = ort.SessionOptions()
@@ -174,7 +177,7 @@ def _open_session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
         raise ModelError(f"{path}: not a usable ONNX model ({reason[:300]})") from None
 
 
-def _check_signature(session, info: ModelInfo, path: Path) -> None:
+def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> None:
     inputs = {i.name: i for i in session.get_inputs()}
     outputs = {o.name for o in session.get_outputs()}
     if INPUT_NAME not in inputs or len(inputs[INPUT_NAME].shape) != 4:
@@ -206,7 +209,9 @@ def _check_signature(session, info: ModelInfo, path: Path) -> None:
 class CardClassifier:
     """The shipped card classifier; ``classify`` reads any number of BGR uint8 crops of any size."""
 
-    def __init__(self, session, info: ModelInfo, path: Path, both_orientations: bool) -> None:
+    def __init__(
+        self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
+    ) -> None:
         self._session = session
         self.info = info
         self.path = path
