@@ -176,3 +176,15 @@ def test_every_preset_gives_a_truth_with_each_played_card_once_per_hand(preset: 
         assert len(cards) == len(set(cards))
     frames = [e["frame"] for e in events]
     assert frames == sorted(frames) and frames[-1] < scene.frame_count
+
+
+def test_a_record_stopping_mid_trick_leaves_the_open_trick_on_the_table(tmp_path: Path,
+                                                                         deck_dir: Path) -> None:
+    record = tmp_path / "one.jsonl"
+    record.write_text(ONE_TRICK + '{"play": "3c", "by": 1}\n')
+    status, _, truth_path = run_render(tmp_path, record, "--deck", str(deck_dir), "--difficulty", "easy",
+                                       "--fps", "2")
+    assert status == 0
+    truth = read_truth(truth_path)
+    assert [e["card"] for e in truth.of_kind("rest")] == ["5b", "1b", "9b", "4b", "3c"]
+    assert len(truth.of_kind("pickup")) == 1 and not truth.of_kind("hand_end")

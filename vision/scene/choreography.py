@@ -12,7 +12,8 @@ The rules of the choreography (all times vary a little per action, drawn from th
   shows it face up for a moment, and takes it into their hand (off the table);
 - morto: the dummy's cards lie face up in a row in front of it; the first player's hand plays them;
 - now and then a player who is not playing leaves a hand resting on the table for a few seconds;
-- the end of a hand: the piles are swept off the table towards the next dealer.
+- the end of a hand: the piles are swept off the table towards the next dealer; a hand the record
+  stops in (an open trick, or simply no more events) stays on the table.
 
 A card or hand track is a list of keyframes; between two keys the pose eases in and out (smoothstep).
 Every truth event (a card at rest, a trick picked up, a card drawn) comes from the same keys.
@@ -400,8 +401,10 @@ def build_timeline(script: MatchScript, layout: Layout, difficulty: Difficulty, 
     builder = _Builder(layout, difficulty, fps, rng, card_size_cm[0], card_size_cm[1], now=round(fps))
     for hand_number, hand in enumerate(script.hands):
         _build_hand(builder, script, hand, hand_number)
-        next_dealer = (hand.dealer + 1) % script.seat_count
-        builder.sweep(hand_number, next_dealer)
+        if hand.complete:
+            builder.sweep(hand_number, (hand.dealer + 1) % script.seat_count)
+        else:
+            builder.now += builder.frames(2.0)
     frame_count = builder.now + round(fps)
     bump = None
     if difficulty.camera_bump and frame_count > 4 * fps:
@@ -421,13 +424,15 @@ def _build_hand(builder: _Builder, script: MatchScript, hand: HandScript, hand_n
     for trick_number, trick in enumerate(hand.tricks):
         played: list[CardTrack] = []
         for seat, code in trick.plays:
-            builder.maybe_rest_a_hand({seat, trick.winner})
+            builder.maybe_rest_a_hand({seat} if trick.winner is None else {seat, trick.winner})
             if seat == script.dummy_seat:
                 player = _dummy_player(hand, script.seat_count, seat)
                 _, card = builder.play(seat, code, hand_number, trick_number, dummy_row.pop(code), player)
             else:
                 _, card = builder.play(seat, code, hand_number, trick_number)
             played.append(card)
+        if trick.winner is None:
+            continue  # the record stops in this trick: its cards stay on the table
         collector = trick.winner
         if trick.winner == script.dummy_seat:
             collector = _dummy_player(hand, script.seat_count, trick.winner)

@@ -21,10 +21,11 @@ class ScriptError(VisionError):
 
 @dataclass(frozen=True, slots=True)
 class TrickScript:
-    """One trick: ``plays`` are (seat, card code) in play order; ``winner`` takes it."""
+    """One trick: ``plays`` are (seat, card code) in play order; ``winner`` takes it (None: the trick
+    the record stops in, still open on the table)."""
 
     plays: tuple[tuple[int, str], ...]
-    winner: int
+    winner: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +38,13 @@ class DrawScript:
 
 @dataclass(frozen=True, slots=True)
 class HandScript:
-    """One hand: its dealer, its tricks, and the draws made after each trick (same length as tricks)."""
+    """One hand: its dealer, its tricks, and the draws made after each trick (same length as tricks);
+    ``complete`` is False for the hand a record stops in (its cards stay on the table)."""
 
     dealer: int
     tricks: tuple[TrickScript, ...]
     draws_after: tuple[tuple[DrawScript, ...], ...]
+    complete: bool = True
 
     @property
     def stock(self) -> tuple[str, ...]:
@@ -64,11 +67,12 @@ class MatchScript:
         return MatchScript(self.seat_count, self.hands[:hand_count], self.dummy_seat)
 
 
-def _trick_from_json(data: Any, seat_count: int, where: str) -> TrickScript:
+def _trick_from_json(data: Any, seat_count: int, where: str, is_open: bool = False) -> TrickScript:
     if not isinstance(data, Mapping):
         raise ScriptError(f"{where}: a trick must be an object, got {data!r}")
     leader, cards, winner = data.get("leader"), data.get("cards"), data.get("winner")
-    for key, value in (("leader", leader), ("winner", winner)):
+    checks = (("leader", leader),) if is_open else (("leader", leader), ("winner", winner))
+    for key, value in checks:
         if not isinstance(value, int) or not 0 <= value < seat_count:
             raise ScriptError(f"{where}: '{key}' must be a seat 0..{seat_count - 1}, got {value!r}")
     if not isinstance(cards, Sequence) or isinstance(cards, str) or not cards:
@@ -77,7 +81,7 @@ def _trick_from_json(data: Any, seat_count: int, where: str) -> TrickScript:
         if not is_card_code(code):
             raise ScriptError(f"{where}: not a card code in 'cards': {code!r}")
     plays = tuple(((leader + i) % seat_count, str(code)) for i, code in enumerate(cards))
-    return TrickScript(plays, winner)
+    return TrickScript(plays, None if is_open else winner)
 
 
 def script_from_score(score: Mapping[str, Any], seat_count: int,
@@ -109,7 +113,12 @@ def script_from_score(score: Mapping[str, Any], seat_count: int,
                 _, seat, card = pending.pop(0)
                 after.append(DrawScript(seat, card))
             draws_after.append(tuple(after))
+        open_trick = hand.get("open_trick")
+        if open_trick:
+            tricks.append(_trick_from_json(open_trick, seat_count, f"hand {hand_number}, open trick", True))
+            draws_after.append(())
         if not isinstance(dealer, int):
             raise ScriptError(f"hand {hand_number}: 'dealer' must be a seat, got {dealer!r}")
-        hands.append(HandScript(dealer, tuple(tricks), tuple(draws_after)))
+        complete = bool(hand.get("complete", True)) and not open_trick
+        hands.append(HandScript(dealer, tuple(tricks), tuple(draws_after), complete))
     return MatchScript(seat_count, tuple(hands), dummy_seat)
