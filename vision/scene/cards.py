@@ -115,12 +115,15 @@ def _roi(corners: np.ndarray, shape: tuple[int, ...], pad: int) -> tuple[int, in
 
 def draw_card(canvas: np.ndarray, texture: np.ndarray, corners: np.ndarray, gain: float = 1.0,
               glare_at: np.ndarray | None = None, glare_sigma: float = 1.0,
-              glare_strength: float = 0.0, motion_px: tuple[float, float] = (0.0, 0.0)) -> None:
+              glare_strength: float = 0.0, motion_px: tuple[float, float] = (0.0, 0.0),
+              bow: tuple[float, float] = (0.0, 0.0)) -> None:
     """Paint ``texture`` (BGRA) into ``canvas`` (BGR uint8, in place) with its corners at ``corners`` (4, 2).
 
     ``gain`` scales the card's brightness; a glare of ``glare_strength`` (0..255 added at the centre)
     is centred on the canvas point ``glare_at`` with spread ``glare_sigma`` pixels. ``motion_px``: how
     far the card moved while the shutter was open; the card is smeared along it (centred on ``corners``).
+    ``bow``: a card is never quite flat; (angle in radians, strength) of the brightness ramp across it,
+    from ``1 - strength`` on one side to ``1 + strength`` on the other.
     """
     smear = max(abs(motion_px[0]), abs(motion_px[1]))
     box = _roi(corners, canvas.shape, 1 + int(np.ceil(smear / 2)))
@@ -134,6 +137,8 @@ def draw_card(canvas: np.ndarray, texture: np.ndarray, corners: np.ndarray, gain
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     alpha = warped[:, :, 3].astype(np.float32) / 255.0
     colour = warped[:, :, :3].astype(np.float32) * gain
+    if bow[1] > 0.0:
+        colour *= _ramp(corners, (x0, y0, x1, y1), bow)[..., None]
     if smear >= 1.0:
         colour, alpha = blur_layer(colour, alpha, motion_px)
     alpha = alpha[..., None]
@@ -144,6 +149,19 @@ def draw_card(canvas: np.ndarray, texture: np.ndarray, corners: np.ndarray, gain
     region = canvas[y0:y1, x0:x1].astype(np.float32)
     blended = region + alpha * (colour - region)
     canvas[y0:y1, x0:x1] = np.clip(blended, 0, 255).astype(np.uint8)
+
+
+def _ramp(corners: np.ndarray, box: tuple[int, int, int, int], bow: tuple[float, float]) -> np.ndarray:
+    """Brightness factor over ``box``: a linear ramp across the card in direction ``bow[0]``."""
+    x0, y0, x1, y1 = box
+    centre = corners.mean(axis=0)
+    direction = np.array([np.cos(bow[0]), np.sin(bow[0])])
+    reach = max(float(np.abs((corners - centre) @ direction).max()), 1.0)
+    xs = np.arange(x0, x1, dtype=np.float32) - np.float32(centre[0])
+    ys = np.arange(y0, y1, dtype=np.float32) - np.float32(centre[1])
+    along = ys[:, None] * np.float32(direction[1]) + xs[None, :] * np.float32(direction[0])
+    along /= np.float32(reach)
+    return 1.0 + np.float32(bow[1]) * np.clip(along, -1.0, 1.0)
 
 
 def draw_shadow(canvas: np.ndarray, corners: np.ndarray, blur_px: float, darkness: float) -> None:

@@ -37,6 +37,7 @@ HFOV_DEG = 66.0
 GLARE_SIGMA_CM = 5.0
 OFF_TABLE_MARGIN_CM = 2.0
 OPTICAL_BLUR_PX = 0.7
+BOW_MAX = 0.05  # how much brighter one side of a slightly bowed card is than the other
 # What lies around the table, 75 cm below it: parquet or a rug, out of focus and in the table's shade.
 FLOOR_KINDS: tuple[str, ...] = ("wood_dark", "wood_light", "cloth_damask")
 FLOOR_SIZE = (640, 360)
@@ -117,6 +118,9 @@ class SceneRenderer:
         self.floor = make_surface(floor_kind, FLOOR_SIZE[0], FLOOR_SIZE[1], streams["table"])
         self._bumped = self.camera.moved(roll_deg=self.camera.roll_deg + float(light_rng.uniform(1.0, 2.5)),
                                          aim_x=self.camera.aim_x + float(light_rng.uniform(-2.0, 2.0)))
+        bow_rng = streams["light"]
+        self._bows = [(float(bow_rng.uniform(0.0, 2.0 * math.pi)), float(bow_rng.uniform(0.0, BOW_MAX)))
+                      for _ in self.timeline.cards]
         self.cast = Cast.random(self.layout, streams["people"])
         self.heads = self._make_head_shadows(streams["people"])
         self.sensor = self._make_sensor(streams["sensor"])
@@ -239,7 +243,8 @@ class SceneRenderer:
             moved = centre - camera.project_ideal(np.array([[before.x, before.y, 0.0]]))[0]
             motion = (float(moved[0]) * self.exposure_fraction, float(moved[1]) * self.exposure_fraction)
         draw_card(canvas, texture, camera.project_ideal(corners), gain, self._glare_point(camera),
-                  GLARE_SIGMA_CM * self.pixels_per_cm, self.lighting.glare_strength, motion)
+                  GLARE_SIGMA_CM * self.pixels_per_cm, self.lighting.glare_strength, motion,
+                  self._bows[card.uid])
 
     def _is_over_table(self, pose: Pose) -> bool:
         """Cards still in a player's hand, off the table's edge, are out of the picture."""
