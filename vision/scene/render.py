@@ -92,6 +92,22 @@ def card_corners(pose: Pose, width_cm: float, height_cm: float) -> np.ndarray:
     return np.stack([centre - right + up, centre + right + up, centre + right - up, centre - right - up])
 
 
+@dataclass(frozen=True)
+class _View:
+    """What is fixed while the camera does not move: its background and light map on the ideal canvas,
+    and the lens maps from the canvas to the output frame (None without distortion)."""
+
+    camera: Camera
+    background: np.ndarray
+    gain: np.ndarray
+    maps: tuple[np.ndarray, np.ndarray] | None
+
+    def distorted(self, canvas: np.ndarray) -> np.ndarray:
+        if self.maps is None:
+            return canvas
+        return cv2.remap(canvas, self.maps[0], self.maps[1], cv2.INTER_LINEAR)
+
+
 class SceneRenderer:
     """Renders one match script with one deck under one setting; frames are deterministic from the seed."""
 
@@ -124,10 +140,7 @@ class SceneRenderer:
         self.cast = Cast.random(self.layout, streams["people"])
         self.heads = self._make_head_shadows(streams["people"])
         self.sensor = self._make_sensor(streams["sensor"])
-        self._background_for: Camera | None = None
-        self._background: np.ndarray | None = None
-        self._gain: np.ndarray | None = None
-        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._view: _View | None = None
         self._static_key: tuple | None = None
         self._static: np.ndarray | None = None
 
@@ -181,9 +194,10 @@ class SceneRenderer:
         distance2 = (xs - lamp[0]) ** 2 + (ys - lamp[1]) ** 2
         return (0.72 + 0.32 * np.exp(-distance2 / (2 * sigma * sigma))).astype(np.float32)
 
-    def _prepare_camera(self, camera: Camera) -> None:
-        if self._background_for == camera:
-            return
+    def _view_for(self, camera: Camera) -> _View:
+        """The background, light map and lens maps of ``camera``, built once per camera position."""
+        if self._view is not None and self._view.camera == camera:
+            return self._view
         width, height = camera.canvas_size
         floor = cv2.resize(self.floor, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.float32)
         canvas = cv2.GaussianBlur(floor, (0, 0), FLOOR_BLUR_PX * width / 1280.0) * FLOOR_BRIGHTNESS
@@ -199,14 +213,14 @@ class SceneRenderer:
         canvas = canvas * (1.0 - alpha) + table.astype(np.float32) * alpha
         if self.difficulty.people:
             draw_torsos(canvas, self.cast, camera.project_ideal, 0.7 * self.pixels_per_cm)
-        self._gain = self._light_gain(camera)
-        canvas *= self._gain[..., None]
+        gain = self._light_gain(camera)
+        canvas *= gain[..., None]
         # The lens and the sensor's demosaicing soften what no camera resolves (a cloth's weave).
         canvas = cv2.GaussianBlur(canvas, (0, 0), OPTICAL_BLUR_PX * camera.width / 1280.0)
-        self._background = np.clip(canvas, 0, 255).astype(np.uint8)
-        self._maps = camera.distort_maps()
-        self._background_for = camera
+        background = np.clip(canvas, 0, 255).astype(np.uint8)
+        self._view = _View(camera, background, gain, camera.distort_maps())
         self._static_key = None
+        return self._view
 
     # ---------------------------------------------------------------- cards
 
@@ -218,9 +232,10 @@ class SceneRenderer:
         shadow[:, 2] = 0.0
         return shadow
 
-    def _draw_card(self, canvas: np.ndarray, camera: Camera, card: CardTrack, pose: Pose,
+    def _draw_card(self, canvas: np.ndarray, view: _View, card: CardTrack, pose: Pose,
                    before: Pose | None = None) -> None:
         """Draw ``card`` at ``pose`` with its shadow; ``before`` (its pose a frame earlier) smears it."""
+        camera = view.camera
         corners = card_corners(pose, self.textures.width_cm, self.textures.height_cm)
         shadow = self._shadow_points(corners)
         if pose.z > 0.5:
@@ -233,10 +248,9 @@ class SceneRenderer:
             contact[:, :2] += away * 0.12
             draw_shadow(canvas, camera.project_ideal(contact), 0.12 * self.pixels_per_cm, 0.35)
         centre = camera.project_ideal(np.array([[pose.x, pose.y, 0.0]]))[0]
-        assert self._gain is not None
-        gy = int(np.clip(centre[1], 0, self._gain.shape[0] - 1))
-        gx = int(np.clip(centre[0], 0, self._gain.shape[1] - 1))
-        gain = float(self._gain[gy, gx]) * (1.0 + min(pose.z, 15.0) * 0.006)
+        gy = int(np.clip(centre[1], 0, view.gain.shape[0] - 1))
+        gx = int(np.clip(centre[0], 0, view.gain.shape[1] - 1))
+        gain = float(view.gain[gy, gx]) * (1.0 + min(pose.z, 15.0) * 0.006)
         texture = self.textures.texture(card.code, pose.face_up)
         motion = (0.0, 0.0)
         if before is not None and self.exposure_fraction > 0:
@@ -257,15 +271,15 @@ class SceneRenderer:
         mirror = (lens * lamp[2] + lamp * lens[2]) / (lens[2] + lamp[2])
         return camera.project_ideal(np.array([[mirror[0], mirror[1], 0.0]]))[0]
 
-    def _static_layer(self, frame: int, camera: Camera) -> np.ndarray:
+    def _static_layer(self, frame: int, view: _View) -> np.ndarray:
+        """The background with every card at rest on it, redrawn only when that set changes."""
         resting = [c for c in self.timeline.cards if c.is_visible(frame) and c.is_resting(frame)]
         resting.sort(key=lambda c: (c.rest_since(frame), c.uid))
         key = tuple((c.uid, c.pose_at(frame)) for c in resting)
         if key != self._static_key or self._static is None:
-            assert self._background is not None
-            layer = self._background.copy()
+            layer = view.background.copy()
             for card in resting:
-                self._draw_card(layer, camera, card, card.pose_at(frame))
+                self._draw_card(layer, view, card, card.pose_at(frame))
             self._static, self._static_key = layer, key
         return self._static
 
@@ -273,19 +287,18 @@ class SceneRenderer:
 
     def render_ideal(self, frame: int) -> np.ndarray:
         """The distortion-free canvas at ``frame``: static layer plus the moving cards."""
-        camera = self.camera_at(frame)
-        self._prepare_camera(camera)
-        canvas = self._static_layer(frame, camera).copy()
+        view = self._view_for(self.camera_at(frame))
+        canvas = self._static_layer(frame, view).copy()
         moving = [c for c in self.timeline.cards
                   if c.is_visible(frame) and not c.is_resting(frame)
                   and self._is_over_table(c.pose_at(frame))]
         moving.sort(key=lambda c: (c.pose_at(frame).z, c.uid))
         for card in moving:
-            self._draw_card(canvas, camera, card, card.pose_at(frame), card.pose_at(frame - 1))
+            self._draw_card(canvas, view, card, card.pose_at(frame), card.pose_at(frame - 1))
         if self.heads is not None:
             self.heads.apply(canvas, frame)
         if self.difficulty.people:
-            self._draw_arms(canvas, camera, frame)
+            self._draw_arms(canvas, view.camera, frame)
         return canvas
 
     def _arm_poses(self, camera: Camera, frame: int) -> list[tuple[int, ArmPose]]:
@@ -331,21 +344,15 @@ class SceneRenderer:
 
     def render_frame(self, frame: int) -> np.ndarray:
         """The output frame (BGR uint8, the requested size) at ``frame``."""
-        canvas = self.render_ideal(frame)
-        if self._maps is not None:
-            canvas = cv2.remap(canvas, self._maps[0], self._maps[1], cv2.INTER_LINEAR)
+        canvas = self._view_for(self.camera_at(frame)).distorted(self.render_ideal(frame))
         if self.sensor is not None:
             canvas = self.sensor.apply(canvas, frame)
         return canvas
 
     def background_frame(self, frame: int) -> np.ndarray:
         """The table with nothing on it, as the camera at ``frame`` sees it (for tests and detectors)."""
-        camera = self.camera_at(frame)
-        self._prepare_camera(camera)
-        assert self._background is not None
-        if self._maps is not None:
-            return cv2.remap(self._background, self._maps[0], self._maps[1], cv2.INTER_LINEAR)
-        return self._background.copy()
+        view = self._view_for(self.camera_at(frame))
+        return view.distorted(view.background.copy())
 
     def frames(self) -> Iterator[np.ndarray]:
         """Every frame in order."""
