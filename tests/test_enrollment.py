@@ -14,15 +14,23 @@ import pytest
 from engine.cards import BACK, CARD_CODES, NONE
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
-from vision.crops import prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
+from vision.crops import (
+    CropSettings,
+    prepare_artwork,
+    random_back_artwork,
+    render_card_crop,
+    render_none_crop,
+)
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import (
+    MIN_CARD_SHARE,
     PROFILE_FORMAT,
     DeckProfile,
     EnrollmentError,
     ProfileError,
     enroll_folder,
     enroll_pictures,
+    picture_artwork,
     scan_folder,
 )
 
@@ -272,3 +280,42 @@ def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_pa
     assert [p.card for p in again] == [p.card for p in enrolled_predictions]
     np.testing.assert_allclose([p.confidence for p in again], [p.confidence for p in enrolled_predictions],
                                atol=1e-5)
+
+
+PHOTO = CropSettings(
+    min_card_width=150, max_card_height=460, typical_card_height=300, p_large=1.0, p_tight=0.0,
+    p_other_card=0.0, p_fingers=0.0, p_corner_cut=0.0, p_upside_down=0.0, effect_strength=(0.1, 0.4),
+)
+
+
+def photos_of(deck: Deck, seed: int) -> dict[str, list[np.ndarray]]:
+    """A user's phone photos: each card large, on a table with some table around it, in some light."""
+    rng = np.random.default_rng(seed)
+    return {code: [render_card_crop(prepare_artwork(face), rng, settings=PHOTO)]
+            for code, face in deck.faces.items()}
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_a_photo_keeps_its_card_when_the_table_fades_into_it() -> None:
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / "sarde")
+    for code, (photo,) in list(photos_of(deck, 5).items())[:8]:
+        assert picture_artwork(photo).alpha.mean() >= MIN_CARD_SHARE, code
+    scan = deck.faces["3c"]
+    np.testing.assert_array_equal(picture_artwork(scan).alpha, prepare_artwork(scan).alpha)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_enrolment_from_photos_with_table_around_the_cards(shipped: CardClassifier) -> None:
+    assert CARDS_ROOT is not None
+    style, _ = unseen_style(shipped)
+    deck = Deck.load(CARDS_ROOT / style)
+    profile = enroll_pictures(photos_of(deck, 5), shipped, name=style, views=8)
+    rng = np.random.default_rng(77)
+    crops = [render_card_crop(prepare_artwork(deck.faces[code]), rng) for code in CARD_CODES]
+    base = np.mean([p.card == c for p, c in zip(shipped.classify(crops), CARD_CODES, strict=True)])
+    read = shipped.classify(crops, profile=profile)
+    enrolled = np.mean([p.card == c for p, c in zip(read, CARD_CODES, strict=True)])
+    report = f"{style}: {base:.2f} without the profile, {enrolled:.2f} with"
+    assert enrolled >= max(base, ENROLMENT_FLOOR), report

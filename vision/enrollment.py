@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.cards import CARD_CODES, CLASS_LABELS
 from vision.classifier import CardClassifier, l2_normalise
-from vision.crops import CropSettings, prepare_artwork, render_card_crop
+from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
@@ -46,7 +46,7 @@ class EnrollmentError(VisionError):
     """Pictures that cannot be enrolled: each bad file is listed with what is wrong with it."""
 
 
-ViewRenderer = Callable[[np.ndarray, np.random.Generator], np.ndarray]
+ViewRenderer = Callable[[Artwork, np.random.Generator], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -180,12 +180,29 @@ def _profile_from(meta_text: str, prototypes: np.ndarray, source: Path) -> DeckP
 
 
 ENROLMENT_CROPS = CropSettings(p_other_card=0.0, p_fingers=0.0, p_corner_cut=0.0)
+MIN_CARD_SHARE = 0.8  # of a picture that is the card itself, once its corners are cut round
 
 
-def camera_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One seeded view of a card picture as the camera would crop it (``vision.crops``), without the
+def picture_artwork(picture: np.ndarray) -> Artwork:
+    """The card in a user's picture, ready to render (``vision.crops.prepare_artwork``).
+
+    ``prepare_artwork`` floods a scanned sheet's margin away from the corners; in a photo whose table
+    fades into the card's edge (blur, compression) that flood leaks into the card itself. When less
+    than MIN_CARD_SHARE of the picture is left, the whole picture is taken as the card instead (its
+    corner pixels are made paper-white, which stops the flood).
+    """
+    art = prepare_artwork(picture)
+    if float(art.alpha.mean()) >= MIN_CARD_SHARE:
+        return art
+    whole = picture.copy()
+    whole[[0, 0, -1, -1], [0, -1, 0, -1]] = 255
+    return prepare_artwork(whole)
+
+
+def camera_view(art: Artwork, rng: np.random.Generator) -> np.ndarray:
+    """One seeded view of a card as the camera would crop it (``vision.crops``), without the
     occlusions (other cards, fingers, cut corners) that would blur the deck's prototype."""
-    return render_card_crop(prepare_artwork(face), rng, settings=ENROLMENT_CROPS)
+    return render_card_crop(art, rng, settings=ENROLMENT_CROPS)
 
 
 def shrink_picture(picture: np.ndarray, max_height: int = MAX_PICTURE_HEIGHT) -> np.ndarray:
@@ -197,10 +214,13 @@ def shrink_picture(picture: np.ndarray, max_height: int = MAX_PICTURE_HEIGHT) ->
 
 
 def render_views(
-    face: np.ndarray, views: int, rng: np.random.Generator, renderer: ViewRenderer = camera_view,
+    picture: np.ndarray, views: int, rng: np.random.Generator, renderer: ViewRenderer = camera_view,
 ) -> list[np.ndarray]:
     """The picture itself followed by ``views - 1`` rendered views of it."""
-    return [face] + [renderer(face, rng) for _ in range(max(0, views - 1))]
+    if views <= 1:
+        return [picture]
+    art = picture_artwork(picture)
+    return [picture] + [renderer(art, rng) for _ in range(views - 1)]
 
 
 def enroll_pictures(
