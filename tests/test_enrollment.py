@@ -28,6 +28,7 @@ from vision.enrollment import (
     DeckProfile,
     EnrollmentError,
     ProfileError,
+    cut_out_card,
     enroll_folder,
     enroll_pictures,
     picture_artwork,
@@ -319,3 +320,33 @@ def test_enrolment_from_photos_with_table_around_the_cards(shipped: CardClassifi
     enrolled = np.mean([p.card == c for p, c in zip(read, CARD_CODES, strict=True)])
     report = f"{style}: {base:.2f} without the profile, {enrolled:.2f} with"
     assert enrolled >= max(base, ENROLMENT_FLOOR), report
+
+
+def test_a_card_is_cut_out_of_a_photo_of_the_table() -> None:
+    photo = np.zeros((600, 500, 3), np.uint8)
+    photo[:] = (40, 110, 30)  # green felt
+    card = cv2.boxPoints(((250.0, 300.0), (220.0, 360.0), 12.0)).astype(np.int32)
+    cv2.fillConvexPoly(photo, card, (235, 240, 245))
+    cv2.putText(photo, "7", (215, 330), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
+    cut = cut_out_card(photo)
+    assert cut.shape[0] > cut.shape[1]
+    assert abs(cut.shape[0] - 360) <= 12 and abs(cut.shape[1] - 220) <= 12
+    assert np.median(cut.reshape(-1, 3), axis=0).min() > 200  # paper, not felt
+
+
+def test_a_scan_or_a_picture_without_a_card_is_kept_as_it_is() -> None:
+    scan = np.full((144, 90, 3), 240, np.uint8)
+    cv2.rectangle(scan, (10, 10), (80, 134), (20, 20, 160), 3)
+    assert cut_out_card(scan) is scan
+    felt = np.full((300, 300, 3), (40, 110, 30), np.uint8)
+    assert cut_out_card(felt) is felt
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_rendered_photos_are_cut_to_their_card() -> None:
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / "siciliane")
+    aspect = deck.faces["1c"].shape[1] / deck.faces["1c"].shape[0]
+    cut = [cut_out_card(photo) for (photo,) in list(photos_of(deck, 5).values())[:10]]
+    near = [abs(c.shape[1] / c.shape[0] - aspect) < 0.06 for c in cut]
+    assert sum(near) >= 8, [c.shape for c in cut]

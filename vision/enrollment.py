@@ -1,8 +1,9 @@
 """Deck enrolment: any regional deck a user owns becomes readable after one minute of showing its cards.
 
-From one picture per card (or a few), several seeded views are rendered as the camera would see them,
-embedded by the classifier, and averaged into one prototype per picture. Reading a crop with a
-``DeckProfile`` then blends the base model's probabilities with the crop's nearness to the prototypes.
+From one picture per card (or a few: a scan, or a photo of the card on a table, which is cut out of
+it), several seeded views are rendered as the camera would see them, embedded by the classifier, and
+averaged into one prototype per picture. Reading a crop with a ``DeckProfile`` then blends the base
+model's probabilities with the crop's nearness to the prototypes.
 
 The blend only moves probability *between the enrolled classes*: the mass the model gives to classes
 the profile does not hold (``none``, and ``back`` unless the deck's back was enrolled) is kept as it
@@ -183,6 +184,57 @@ ENROLMENT_CROPS = CropSettings(p_other_card=0.0, p_fingers=0.0, p_corner_cut=0.0
 MIN_CARD_SHARE = 0.8  # of a picture that is the card itself, once its corners are cut round
 
 
+def _looks_cut_to_the_card(picture: np.ndarray) -> bool:
+    """True when the picture's outer ring is card paper (light, unsaturated): a scan or a tight crop."""
+    k = max(2, round(0.03 * min(picture.shape[:2])))
+    ring = np.concatenate([picture[:k].reshape(-1, 3), picture[-k:].reshape(-1, 3),
+                           picture[:, :k].reshape(-1, 3), picture[:, -k:].reshape(-1, 3)])
+    hsv = cv2.cvtColor(ring.reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return float(np.median(hsv[:, 2])) > 170 and float(np.median(hsv[:, 1])) < 70
+
+
+def _corners_in_order(quad: np.ndarray) -> np.ndarray:
+    """Top-left, top-right, bottom-right, bottom-left."""
+    sums, diffs = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
+    return np.float32([quad[sums.argmin()], quad[diffs.argmin()], quad[sums.argmax()], quad[diffs.argmax()]])
+
+
+def cut_out_card(picture: np.ndarray) -> np.ndarray:
+    """The card cut out of a photo that shows it on a table, upright; the picture itself when it is
+    already cut to the card or no card-shaped light region (15..97% of it, a card's proportions) is found.
+
+    The card is the largest region of paper-like pixels (value minus saturation, Otsu's threshold).
+    """
+    if _looks_cut_to_the_card(picture):
+        return picture
+    height, width = picture.shape[:2]
+    scale = min(1.0, 400 / max(height, width))
+    small = cv2.resize(picture, (max(8, round(width * scale)), max(8, round(height * scale))),
+                       interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV).astype(np.int16)
+    paper = np.clip(hsv[:, :, 2] - hsv[:, :, 1], 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return picture
+    outline = max(contours, key=cv2.contourArea)
+    box = cv2.minAreaRect(outline)
+    box_w, box_h = box[1]
+    box_area, area = box_w * box_h, small.shape[0] * small.shape[1]
+    proportion = min(box_w, box_h) / max(box_w, box_h, 1.0)
+    filled = cv2.contourArea(outline) / max(box_area, 1.0)
+    if not (0.15 * area <= box_area <= 0.97 * area and 0.45 <= proportion <= 0.85 and filled > 0.85):
+        return picture
+    quad = _corners_in_order(cv2.boxPoints(box) / scale)
+    out_w = max(8, round(float(np.linalg.norm(quad[1] - quad[0]))))
+    out_h = max(8, round(float(np.linalg.norm(quad[3] - quad[0]))))
+    target = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    card = cv2.warpPerspective(picture, cv2.getPerspectiveTransform(quad, target), (out_w, out_h),
+                               flags=cv2.INTER_AREA)
+    return cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE) if out_w > out_h else card
+
+
 def picture_artwork(picture: np.ndarray) -> Artwork:
     """The card in a user's picture, ready to render (``vision.crops.prepare_artwork``).
 
@@ -244,7 +296,8 @@ def enroll_pictures(
     prototypes: list[np.ndarray] = []
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
-            _, embeddings = classifier.infer(render_views(shrink_picture(picture), views, rng, renderer))
+            card = shrink_picture(cut_out_card(picture))
+            _, embeddings = classifier.infer(render_views(card, views, rng, renderer))
             prototypes.append(embeddings.mean(axis=0))
             labels.append(label)
     if not labels:
