@@ -50,7 +50,7 @@ class EnrollmentError(VisionError):
 ViewRenderer = Callable[[Artwork, np.random.Generator], np.ndarray]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compare profiles by their fields, not with ==
 class DeckProfile:
     """Per-class prototypes of one user's deck, tied to the model that embedded them.
 
