@@ -424,9 +424,10 @@ def _build_hand(builder: _Builder, script: MatchScript, hand: HandScript, hand_n
     for trick_number, trick in enumerate(hand.tricks):
         played: list[CardTrack] = []
         for seat, code in trick.plays:
-            builder.maybe_rest_a_hand({seat} if trick.winner is None else {seat, trick.winner})
-            if seat == script.dummy_seat:
-                player = _dummy_player(hand, script.seat_count, seat)
+            is_dummy = seat == script.dummy_seat
+            player = _dummy_player(hand, script.seat_count, seat) if is_dummy else seat
+            builder.maybe_rest_a_hand({player} if trick.winner is None else {player, trick.winner})
+            if is_dummy:
                 _, card = builder.play(seat, code, hand_number, trick_number, dummy_row.pop(code), player)
             else:
                 _, card = builder.play(seat, code, hand_number, trick_number)
