@@ -5,24 +5,28 @@ each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the g
 card; then the accuracy of both settings on the same rendered crops (every style in
 ``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
 takes and how many of its cards are read without and with the profile.
-Run from the checkout: ``.venv/bin/python -m bench.classifier [--model PATH]``.
+Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
+# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the engine package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from engine.cards import CARD_CODES
-from vision.classifier import CardClassifier
-from vision.crops import prepare_artwork, render_card_crop
-from vision.decks import Deck, find_cards_root, list_styles
-from vision.enrollment import DEFAULT_VIEWS, enroll_pictures
+import numpy as np  # noqa: E402
+
+from engine.cards import CARD_CODES  # noqa: E402
+from vision.classifier import CardClassifier  # noqa: E402
+from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
+from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
+from vision.enrollment import DEFAULT_VIEWS, enroll_pictures  # noqa: E402
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
