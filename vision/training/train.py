@@ -42,9 +42,9 @@ class TrainConfig:
     seed: int = 0
     width: int = DEFAULT_WIDTH
     height: int = DEFAULT_HEIGHT
-    pool: int = 20000
+    pool: int = 40000
     val_pool: int = 2000
-    steps: int = 1800
+    steps: int = 6000
     batch: int = 128
     lr: float = 4e-3
     weight_decay: float = 5e-4
