@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; bad input ends with a one-line error on stderr and exit status 2."""
-    args_list = list(sys.argv[1:] if argv is None else argv) or [DEFAULT_COMMAND]
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
+        args_list.insert(0, DEFAULT_COMMAND)  # `tressette --lang en` is the demo in English
     parser = build_parser()
     args = parser.parse_args(args_list)
     try:

@@ -13,6 +13,15 @@ def test_every_command_module_registers_a_subcommand() -> None:
     assert {"score", "replay", "simulate", DEFAULT_COMMAND} <= set(choices)
 
 
+def test_options_without_a_command_go_to_the_default_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "en"]) == 0
+    english = capsys.readouterr().out
+    assert main([]) == 0
+    italian = capsys.readouterr().out
+    assert "Trick 1" in english
+    assert "Presa 1" in italian and "Trick 1" not in italian
+
+
 def test_unknown_command_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["scorre", "x.jsonl"])
