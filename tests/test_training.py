@@ -60,13 +60,25 @@ def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path) -> Non
     style = list_styles(root)[0]
     first = render_pool(root, [style], 24, 32, 48, seed=3, workers=1)
     again = render_pool(root, [style], 24, 32, 48, seed=3, workers=1)
-    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
-    assert first[0].shape == (24, 48, 32, 3)
+    assert np.array_equal(first.images, again.images) and np.array_equal(first.labels, again.labels)
+    assert first.images.shape == (24, 48, 32, 3) and set(first.style_ids.tolist()) == {0}
     config = TrainConfig(out=tmp_path / "m.onnx", width=32, height=48, pool=64, val_pool=16, steps=3,
                          batch=16, workers=1, threads=1, embedding_dim=64, styles=(style,))
     model = train(config)
     logits, _ = model(torch.zeros(1, 3, 48, 32))
     assert torch.isfinite(logits).all()
+
+
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
+def test_a_pool_drops_the_crops_of_held_out_styles() -> None:
+    root = find_cards_root()
+    styles = list_styles(root)[:3]
+    pool = render_pool(root, list(reversed(styles)), 40, 32, 48, seed=5, workers=1)
+    assert pool.style_names == tuple(sorted(styles))
+    kept = pool.without([styles[1]])
+    dropped = pool.style_names.index(styles[1])
+    assert dropped not in kept.style_ids.tolist() and len(kept.images) == len(kept.labels)
+    assert len(kept.images) == int((pool.style_ids != dropped).sum()) < len(pool.images)
 
 
 def test_a_pool_without_styles_is_refused() -> None:

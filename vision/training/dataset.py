@@ -5,6 +5,8 @@ one crop from ``vision.crops``. Crops are stored already resized to the model's 
 ``vision.preprocess.resize_crop`` (the resize inside ``to_model_input``), so a batch becomes the
 model's input through ``to_model_input`` exactly as at run time. Chunks of the pool are rendered in
 worker processes, each chunk from its own seed, so the pool is the same whatever the worker count.
+Every crop keeps the index of its style, so a run that holds styles out can train on the crops of the
+others from the very same pool (``Pool.without``).
 """
 
 from __future__ import annotations
@@ -64,9 +66,27 @@ def load_style(root: Path, name: str) -> StyleArt:
     return StyleArt(name=name, faces=faces, back=back)
 
 
-def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt]) -> tuple[np.ndarray, int]:
-    """One (crop, class index) pair: a style and a class at random, then a rendered crop."""
-    style = styles[int(rng.integers(len(styles)))]
+@dataclass(frozen=True)
+class Pool:
+    """Rendered crops ``[N, H, W, 3]`` (BGR uint8), their class indices and the index of each crop's style
+    in ``style_names``."""
+
+    images: np.ndarray
+    labels: np.ndarray
+    style_ids: np.ndarray
+    style_names: tuple[str, ...]
+
+    def without(self, held_out: Sequence[str]) -> Pool:
+        """The crops of every style except ``held_out``."""
+        dropped = [i for i, name in enumerate(self.style_names) if name in held_out]
+        keep = ~np.isin(self.style_ids, dropped)
+        return Pool(self.images[keep], self.labels[keep], self.style_ids[keep], self.style_names)
+
+
+def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt]) -> tuple[np.ndarray, int, int]:
+    """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop."""
+    style_index = int(rng.integers(len(styles)))
+    style = styles[style_index]
     label = int(rng.choice(len(CLASS_LABELS), p=CLASS_WEIGHTS / CLASS_WEIGHTS.sum()))
     faces = list(style.faces.values())
     occluders = [faces[int(i)] for i in rng.integers(0, len(faces), 3)]
@@ -79,7 +99,7 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt]) -> tuple[n
         crop = render_card_crop(art, rng, occluders)
     else:
         crop = render_card_crop(style.faces[name], rng, occluders)
-    return crop, label
+    return crop, label, style_index
 
 
 # Worker state: the prepared styles, loaded once per process by ``_init_worker``.
@@ -91,22 +111,24 @@ def _init_worker(root: str, names: Sequence[str]) -> None:
     _WORKER_STYLES.extend(load_style(Path(root), name) for name in names)
 
 
-def _render_chunk(args: tuple[int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _render_chunk(args: tuple[int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seed, chunk_index, count, width, height = args
     rng = np.random.default_rng([seed, chunk_index])
     images = np.empty((count, height, width, 3), np.uint8)
     labels = np.empty(count, np.int64)
+    style_ids = np.empty(count, np.int16)
     for i in range(count):
-        crop, label = draw_sample(rng, _WORKER_STYLES)
+        crop, label, style_ids[i] = draw_sample(rng, _WORKER_STYLES)
         images[i] = resize_crop(crop, width, height)
         labels[i] = label
-    return images, labels
+    return images, labels, style_ids
 
 
 def render_pool(
     root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int, workers: int = 2
-) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` crops (``[count, height, width, 3]`` BGR uint8) and their class indices, from ``seed``."""
+) -> Pool:
+    """``count`` crops of ``styles`` (in sorted order, so the order given does not matter), from ``seed``."""
+    styles = sorted(styles)
     if not styles:
         raise DatasetError(f"no deck styles to render from under {root}")
     if count < 1 or width < 8 or height < 8:
@@ -120,7 +142,7 @@ def render_pool(
         initargs = (str(root), list(styles))
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
             parts = list(pool.map(_render_chunk, jobs))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return Pool(*(np.concatenate([p[k] for p in parts]) for k in range(3)), style_names=tuple(styles))
 
 
 def _renderer_digest() -> str:
@@ -134,7 +156,7 @@ def _renderer_digest() -> str:
 def cached_pool(
     cache: Path | None, root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int,
     workers: int = 2,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Pool:
     """``render_pool``, kept in ``cache`` (a folder) under a name made from every argument that shapes it,
     so that a second training run with the same pool skips the rendering. ``cache`` None renders."""
     if cache is None:
@@ -144,8 +166,8 @@ def cached_pool(
     path = cache / f"pool-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
     if path.is_file():
         with np.load(path) as stored:
-            return stored["images"], stored["labels"]
-    images, labels = render_pool(root, styles, count, width, height, seed, workers)
+            return Pool(stored["images"], stored["labels"], stored["style_ids"], tuple(sorted(styles)))
+    pool = render_pool(root, styles, count, width, height, seed, workers)
     cache.mkdir(parents=True, exist_ok=True)
-    np.savez(path, images=images, labels=labels)
-    return images, labels
+    np.savez(path, images=pool.images, labels=pool.labels, style_ids=pool.style_ids)
+    return pool

@@ -42,9 +42,9 @@ class TrainConfig:
     seed: int = 0
     width: int = DEFAULT_WIDTH
     height: int = DEFAULT_HEIGHT
-    pool: int = 40000
+    pool: int = 100000
     val_pool: int = 2000
-    steps: int = 6000
+    steps: int = 12000
     batch: int = 128
     lr: float = 4e-3
     weight_decay: float = 5e-4
@@ -93,16 +93,23 @@ def train(config: TrainConfig) -> CardNet:
     torch.set_num_threads(config.threads)
     torch.set_flush_denormal(True)
     started = time.perf_counter()
-    _log(f"rendering {config.pool} crops from {len(config.styles)} styles")
+    # The pools are rendered from the held-out styles too and then filtered, so a held-out run trains on
+    # exactly the crops the full run sees of the same styles (and shares its cached pool).
+    rendered_styles = config.styles + config.holdout
+    _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = (config.width, config.height)
-    images, labels = cached_pool(config.cache, root, config.styles, config.pool, *size, config.seed,
-                                 config.workers)
-    val_images, val_labels = cached_pool(config.cache, root, config.styles, config.val_pool, *size,
-                                         config.seed + 1_000_003, config.workers)
+    pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
+                       config.workers).without(config.holdout)
+    images, labels = pool.images, pool.labels
+    val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
+                      config.seed + 1_000_003, config.workers).without(config.holdout)
+    val_images, val_labels = val.images, val.labels
     held = None
     if config.holdout:
-        held = cached_pool(config.cache, root, config.holdout, config.val_pool, *size,
-                           config.seed + 2_000_003, config.workers)
+        held_pool = cached_pool(config.cache, root, config.holdout, config.val_pool, *size,
+                                config.seed + 2_000_003, config.workers)
+        held = held_pool.images, held_pool.labels
+    _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
     _log(f"rendered in {time.perf_counter() - started:.0f} s")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
