@@ -110,7 +110,6 @@ def train(config: TrainConfig) -> CardNet:
                                 config.seed + 2_000_003, config.workers)
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
-    _log(f"rendered in {time.perf_counter() - started:.0f} s")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
