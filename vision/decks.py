@@ -53,12 +53,23 @@ def is_italian_style(name: str) -> bool:
     return name in ITALIAN_STYLES
 
 
+_JPEG_MAGIC = b"\xff\xd8\xff"
+
+
 def read_image(path: Path) -> np.ndarray:
-    """Read an image file as BGR uint8; transparent pixels become white. Raise DeckError naming the file."""
+    """Read an image file as BGR uint8; raise DeckError naming the file.
+
+    Transparent pixels become white; 16-bit images are scaled to 8 bits; a JPEG is turned the way its
+    EXIF orientation says (as a phone shows the photo)."""
     data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    is_jpeg = data[:3].tobytes() == _JPEG_MAGIC
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR if is_jpeg else cv2.IMREAD_UNCHANGED) if data.size else None
     if image is None:
         raise DeckError(f"{path}: not a readable image")
+    if image.dtype == np.uint16:
+        image = (image >> 8).astype(np.uint8)
+    elif image.dtype != np.uint8:
+        raise DeckError(f"{path}: pixels of type {image.dtype} are not supported; save it as 8- or 16-bit")
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 4:
