@@ -68,6 +68,28 @@ def test_prepare_artwork_cuts_the_sheet_margin_and_rounds_the_corners() -> None:
     assert art.aspect == pytest.approx(80 / 120)
 
 
+def test_a_stray_dark_corner_pixel_does_not_flood_the_card_away() -> None:
+    # The bergamasche scans: white paper, and a scanner's shading at one corner that darkens in steps
+    # smaller than the flood's tolerance down to a greyish corner pixel.
+    image = artwork(corner=(255, 255, 255))
+    for step in range(6):
+        image[-6 + step:, -6 + step:] = 250 - 19 * step
+    art = prepare_artwork(image)
+    assert art.alpha.mean() > 0.95 and art.alpha[60, 40] == 1.0
+
+
+def test_every_style_keeps_its_cards_when_the_margin_is_cut() -> None:
+    from vision.decks import Deck, find_cards_root, list_styles
+
+    root = find_cards_root()
+    if root is None:
+        pytest.skip("no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+    lost = [f"{style}/{code}" for style in list_styles(root)
+            for code, image in Deck.load(root / style).faces.items()
+            if prepare_artwork(image).alpha.mean() < 0.9]
+    assert not lost, f"cards cut away as sheet margin: {lost}"
+
+
 def test_upside_down_crops_are_half_turns_of_upright_ones() -> None:
     art = prepare_artwork(artwork())
     turned = render_card_crop(art, np.random.default_rng(4), settings=CropSettings(

@@ -91,9 +91,17 @@ def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
     return mask
 
 
+# A flood from the corners that takes more than this share of the picture has run into the card itself.
+MAX_MARGIN_SHARE = 0.3
+
+
 def prepare_artwork(image: np.ndarray) -> Artwork:
     """Cut a card image out of its file's background: rounded corners, and the coloured sheet margin
     (green or black corners of scanned card sheets) flooded away from the four corners.
+
+    The flood takes the pixels within 40 levels of the corner's own colour (a sheet margin is one flat
+    colour); if it takes more than ``MAX_MARGIN_SHARE`` of the picture, the corner was a stray pixel of
+    the card and the whole picture is kept.
     """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 8:
         raise CropError(f"prepare_artwork: expected an HxWx3 uint8 image of 8x8 or more, got {image.shape}")
@@ -102,8 +110,10 @@ def prepare_artwork(image: np.ndarray) -> Artwork:
     for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
         if int(image[y, x].min()) < 200 and outside[y + 1, x + 1] == 0:
             cv2.floodFill(image.copy(), outside, (x, y), 0, (40, 40, 40), (40, 40, 40),
-                          4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+                          4 | cv2.FLOODFILL_MASK_ONLY | cv2.FLOODFILL_FIXED_RANGE | (1 << 8))
     inside = (outside[1:-1, 1:-1] == 0).astype(np.float32)
+    if inside.mean() < 1.0 - MAX_MARGIN_SHARE:
+        inside[:] = 1.0
     rounded = _rounded_mask(height, width, 0.055 * width).astype(np.float32) / 255.0
     alpha = inside * rounded
     return Artwork(image=image, alpha=alpha, smaller=_halvings(image, alpha))
