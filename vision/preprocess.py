@@ -48,6 +48,10 @@ def to_model_input(
     batch = np.empty((len(crops), height, width, 3), dtype=np.uint8)
     for i, crop in enumerate(crops):
         batch[i] = resize_crop(crop, width, height)
-    rgb = batch[:, :, :, ::-1].astype(np.float32) * (1.0 / 255.0)
-    normalised = (rgb - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
-    return np.ascontiguousarray(normalised.transpose(0, 3, 1, 2))
+    # BGR -> RGB and NHWC -> NCHW on the uint8 pixels, then one scale and one shift per channel in place:
+    # ((x / 255) - mean) / std == x * (1 / (255 * std)) - mean / std.
+    planar = batch[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32, order="C")
+    std_array = np.asarray(std, np.float32).reshape(1, 3, 1, 1)
+    planar *= 1.0 / (255.0 * std_array)
+    planar -= np.asarray(mean, np.float32).reshape(1, 3, 1, 1) / std_array
+    return planar
