@@ -236,7 +236,9 @@ def test_zip_without_profile_keys_is_named(tmp_path: Path) -> None:
 CARDS_ROOT = find_cards_root()
 # Italian regional decks first: the product's users; the first of these the model did not train on is used.
 PREFERRED_UNSEEN = ("siciliane", "sarde", "trentine", "toscane", "gnome-dondorf", "kde-penguins")
-ENROLMENT_FLOOR = 0.7
+# Siciliane enrolled reads 1.0 with the shipped model (trained on it) and 0.95 (artwork) / 0.975 (photos)
+# with the model trained without the six held-out styles (models/README.md).
+ENROLMENT_FLOOR = 0.9
 
 
 @pytest.fixture(scope="module")
