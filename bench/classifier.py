@@ -26,7 +26,7 @@ from engine.cards import CARD_CODES  # noqa: E402
 from vision.classifier import CardClassifier  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
-from vision.enrollment import DEFAULT_VIEWS, enroll_pictures  # noqa: E402
+from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures  # noqa: E402
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
@@ -63,7 +63,8 @@ def accuracy(classifier: CardClassifier, crops: Sequence[np.ndarray], truth: Seq
 
 def enrolment_report(classifier: CardClassifier, root: Path, styles: Sequence[str], seed: int) -> None:
     """Per unseen style: seconds to enrol its pictures, and cards read without and with the profile."""
-    print(f"enrolment ({DEFAULT_VIEWS} views per picture) of the styles the model did not train on:")
+    views = f"{DEFAULT_VIEWS} + {DEFAULT_HEAD_VIEWS} views per picture"
+    print(f"enrolment ({views}) of the styles the model did not train on:")
     totals = []
     for style in styles:
         deck = Deck.load(root / style)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -128,6 +129,8 @@ def test_enrolment_refuses_labels_the_model_lacks(tiny: CardClassifier) -> None:
         enroll_pictures({"joker": [_picture(1)]}, tiny)
     with pytest.raises(EnrollmentError, match="views must be 1 or more"):
         enroll_pictures({"3c": [_picture(1)]}, tiny, views=0)
+    with pytest.raises(EnrollmentError, match="head views 0 or more, got 4, -1"):
+        enroll_pictures({"3c": [_picture(1)]}, tiny, views=4, head_views=-1)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -150,6 +153,50 @@ def test_a_profile_round_trips(tmp_path: Path, tiny: CardClassifier, small_profi
     before = [(p.card, p.confidence) for p in tiny.classify(crops, profile=small_profile)]
     after = [(p.card, p.confidence) for p in tiny.classify(crops, profile=loaded)]
     assert before == after
+
+
+def test_a_profile_keeps_its_head_on_disk(tmp_path: Path, tiny: CardClassifier,
+                                          small_profile: DeckProfile) -> None:
+    head = small_profile.head
+    assert head is not None and head.weights.shape == (8, len(small_profile.classes))
+    loaded = DeckProfile.load(small_profile.save(tmp_path / "deck.npz"))
+    assert loaded.head is not None
+    np.testing.assert_array_equal(loaded.head.weights, head.weights)
+    np.testing.assert_array_equal(loaded.head.bias, head.bias)
+    assert enroll_pictures({"3c": [_picture(1)]}, tiny, views=2, head_views=0).head is None
+
+
+def test_a_format_1_profile_reads_by_its_prototypes(tmp_path: Path, tiny: CardClassifier,
+                                                    small_profile: DeckProfile) -> None:
+    path = small_profile.save(tmp_path / "old.npz")
+    _rewrite_meta(path, format=1)  # keeps the metadata and prototypes only, as format 1 wrote them
+    loaded = DeckProfile.load(path)
+    assert loaded.head is None
+    crops = [_picture(seed) for seed in range(5)]
+    without_head = replace(small_profile, head=None)
+    by_prototypes = [(p.card, p.confidence) for p in tiny.classify(crops, profile=without_head)]
+    assert [(p.card, p.confidence) for p in tiny.classify(crops, profile=loaded)] == by_prototypes
+
+
+@pytest.mark.parametrize(("weights", "bias", "message"), [
+    (np.zeros((8, 2), np.float32), np.zeros(3, np.float32),
+     r"'head_weights' has shape \[8, 2\] and 'head_bias' \[3\], expected \[8, 3\]"),
+    (np.full((8, 3), np.nan, np.float32), np.zeros(3, np.float32), "head holds values that are not finite"),
+    (np.zeros((8, 3), np.float32), None, "not a deck profile"),
+])
+def test_a_profile_with_a_broken_head_is_named(
+    tmp_path: Path, small_profile: DeckProfile, weights: np.ndarray, bias: np.ndarray | None, message: str,
+) -> None:
+    path = small_profile.save(tmp_path / "deck.npz")
+    with np.load(path) as archive:
+        arrays = {"meta": archive["meta"], "prototypes": archive["prototypes"], "head_weights": weights}
+    if bias is not None:
+        arrays["head_bias"] = bias
+    with path.open("wb") as stream:
+        np.savez(stream, **arrays)
+    with pytest.raises(ProfileError, match=message) as caught:
+        DeckProfile.load(path)
+    assert str(path) in str(caught.value)
 
 
 def test_the_same_seed_makes_the_same_profile(tiny: CardClassifier) -> None:

@@ -2,14 +2,17 @@
 
 From one picture per card (or a few: a scan, or a photo of the card on a table, which is cut out of
 it), several seeded views are rendered as the camera would see them, embedded by the classifier, and
-averaged into one prototype per picture. Reading a crop with a ``DeckProfile`` then blends the base
-model's probabilities with the crop's nearness to the prototypes.
+averaged into one prototype per picture; a linear head (``vision.deck_head``) is fitted on the
+embeddings of those views and of harder ones (other cards and fingers across the card, cut corners).
+Reading a crop with a ``DeckProfile`` then blends the base model's probabilities with the head's (or,
+in a profile without a head, with the crop's nearness to the prototypes).
 
 The blend only moves probability *between the enrolled classes*: the mass the model gives to classes
 the profile does not hold (``none``, and ``back`` unless the deck's back was enrolled) is kept as it
 is, so a face-down card or an empty patch of table still reads as before. Within the enrolled
-classes, ``(1 - weight)`` of the mass follows the model and ``weight`` follows
-``softmax(similarity / temperature)`` over the classes' best prototype similarities.
+classes, ``(1 - weight)`` of the mass follows the model and ``weight`` follows the head's softmax
+(format 1 profiles, which have no head: ``softmax(similarity / temperature)`` over the classes' best
+prototype similarities).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -26,17 +29,24 @@ import numpy as np
 from engine.cards import CARD_CODES, CLASS_LABELS
 from vision.classifier import CardClassifier, l2_normalise
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
+from vision.deck_head import LinearHead, fit_head
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
-PROFILE_FORMAT = 1
+PROFILE_FORMAT = 2
+READABLE_FORMATS = (1, 2)  # format 1: prototypes only
 DEFAULT_VIEWS = 16
+# Hard views per picture for the head. Measured on decks held out of the model's training: sarde 0.89 ->
+# 0.92, siciliane 0.90 -> 0.95, trentine 0.92 -> 0.98 of hard crops read, against prototypes alone.
+DEFAULT_HEAD_VIEWS = 32
 DEFAULT_SEED = 0
 BLEND_WEIGHT = 0.8
 TEMPERATURE = 0.03
 MAX_PICTURE_HEIGHT = 460
 _META_KEY = "meta"
 _PROTOTYPES_KEY = "prototypes"
+_HEAD_WEIGHTS_KEY = "head_weights"
+_HEAD_BIAS_KEY = "head_bias"
 
 
 class ProfileError(VisionError):
@@ -56,7 +66,7 @@ class DeckProfile:
 
     ``prototype_labels[i]`` is the class of ``prototypes[i]`` (L2-normalised rows); a class may have
     several prototypes (one per enrolled picture). ``model_labels`` is the model's class order, which
-    the probabilities passed to ``adjust`` follow.
+    the probabilities passed to ``adjust`` follow. ``head``, when present, scores the ``classes``.
     """
 
     name: str
@@ -66,6 +76,7 @@ class DeckProfile:
     prototypes: np.ndarray
     weight: float = BLEND_WEIGHT
     temperature: float = TEMPERATURE
+    head: LinearHead | None = None
     source: Path | None = field(default=None, compare=False)  # the file it was loaded from, for errors
 
     @property
@@ -83,13 +94,20 @@ class DeckProfile:
             columns.append(cosine[:, rows].max(axis=1))
         return np.stack(columns, axis=1)
 
-    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
-        """The model's probabilities revised by the prototypes (see the module's docstring)."""
-        columns = [self.model_labels.index(label) for label in self.classes]
+    def nearness(self, embeddings: np.ndarray) -> np.ndarray:
+        """``[N, len(classes)]``, rows summing to 1: the head's probabilities, or without a head the softmax
+        of the prototype similarities over ``temperature``."""
+        if self.head is not None:
+            return self.head.probabilities(embeddings)
         scaled = self.similarities(embeddings) / self.temperature
         scaled -= scaled.max(axis=1, keepdims=True)
         nearness = np.exp(scaled)
-        nearness /= nearness.sum(axis=1, keepdims=True)
+        return nearness / nearness.sum(axis=1, keepdims=True)
+
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+        """The model's probabilities revised by the profile (see the module's docstring)."""
+        columns = [self.model_labels.index(label) for label in self.classes]
+        nearness = self.nearness(embeddings)
         revised = probabilities.astype(np.float32).copy()
         enrolled_mass = revised[:, columns].sum(axis=1, keepdims=True)
         following_model = (1.0 - self.weight) * revised[:, columns]
@@ -118,9 +136,12 @@ class DeckProfile:
             "model_labels": list(self.model_labels), "prototype_labels": list(self.prototype_labels),
             "weight": self.weight, "temperature": self.temperature,
         }
+        arrays = {_META_KEY: np.array(json.dumps(meta)), _PROTOTYPES_KEY: self.prototypes.astype(np.float32)}
+        if self.head is not None:
+            arrays[_HEAD_WEIGHTS_KEY] = self.head.weights.astype(np.float32)
+            arrays[_HEAD_BIAS_KEY] = self.head.bias.astype(np.float32)
         with target.open("wb") as stream:
-            np.savez_compressed(stream, **{_META_KEY: np.array(json.dumps(meta)),
-                                           _PROTOTYPES_KEY: self.prototypes.astype(np.float32)})
+            np.savez_compressed(stream, **arrays)
         return target
 
     @classmethod
@@ -135,22 +156,38 @@ class DeckProfile:
             with np.load(source, allow_pickle=False) as archive:
                 meta_text = str(archive[_META_KEY])
                 prototypes = np.asarray(archive[_PROTOTYPES_KEY], dtype=np.float32)
+                head = None
+                if _HEAD_WEIGHTS_KEY in archive.files or _HEAD_BIAS_KEY in archive.files:
+                    head = LinearHead(np.asarray(archive[_HEAD_WEIGHTS_KEY], dtype=np.float32),
+                                      np.asarray(archive[_HEAD_BIAS_KEY], dtype=np.float32))
         except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
             raise ProfileError(f"{source}: not a deck profile ({type(error).__name__}: {error})") from None
-        return _profile_from(meta_text, prototypes, source)
+        return _profile_from(meta_text, prototypes, head, source)
 
 
-def _profile_from(meta_text: str, prototypes: np.ndarray, source: Path) -> DeckProfile:
+def _check_head(head: LinearHead, dimensions: int, classes: int, source: Path) -> None:
+    expected = [dimensions, classes]
+    if list(head.weights.shape) != expected or list(head.bias.shape) != [classes]:
+        raise ProfileError(
+            f"{source}: '{_HEAD_WEIGHTS_KEY}' has shape {list(head.weights.shape)} and '{_HEAD_BIAS_KEY}' "
+            f"{list(head.bias.shape)}, expected {expected} and [{classes}] for the enrolled classes"
+        )
+    if not (np.isfinite(head.weights).all() and np.isfinite(head.bias).all()):
+        raise ProfileError(f"{source}: the profile's head holds values that are not finite numbers")
+
+
+def _profile_from(meta_text: str, prototypes: np.ndarray, head: LinearHead | None,
+                  source: Path) -> DeckProfile:
     try:
         meta = json.loads(meta_text)
     except json.JSONDecodeError as error:
         raise ProfileError(f"{source}: the profile's metadata is not valid JSON ({error.msg})") from None
     if not isinstance(meta, dict):
         raise ProfileError(f"{source}: the profile's metadata is not a JSON object")
-    if meta.get("format") != PROFILE_FORMAT:
+    if meta.get("format") not in READABLE_FORMATS:
         raise ProfileError(
-            f"{source}: deck profile format {meta.get('format')!r}, this program reads format "
-            f"{PROFILE_FORMAT}; enrol the deck again"
+            f"{source}: deck profile format {meta.get('format')!r}, this program reads formats "
+            f"{', '.join(map(str, READABLE_FORMATS))}; enrol the deck again"
         )
     for key, kind in (("name", str), ("model_version", str), ("model_labels", list),
                       ("prototype_labels", list), ("weight", float), ("temperature", float)):
@@ -169,10 +206,12 @@ def _profile_from(meta_text: str, prototypes: np.ndarray, source: Path) -> DeckP
     if not 0.0 <= meta["weight"] <= 1.0 or meta["temperature"] <= 0:
         raise ProfileError(f"{source}: profile 'weight' must lie in 0..1 and 'temperature' be positive, "
                            f"got {meta['weight']!r}, {meta['temperature']!r}")
+    if head is not None:
+        _check_head(head, prototypes.shape[1], len(set(labels)), source)
     return DeckProfile(
         name=meta["name"], model_version=meta["model_version"], model_labels=tuple(meta["model_labels"]),
         prototype_labels=labels, prototypes=l2_normalise(prototypes),
-        weight=float(meta["weight"]), temperature=float(meta["temperature"]), source=source,
+        weight=float(meta["weight"]), temperature=float(meta["temperature"]), head=head, source=source,
     )
 
 
@@ -282,30 +321,44 @@ def enroll_pictures(
     views: int = DEFAULT_VIEWS,
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
+    head_views: int = DEFAULT_HEAD_VIEWS,
 ) -> DeckProfile:
-    """A profile from BGR pictures by class label: one prototype per picture, the mean of its views."""
+    """A profile from BGR pictures by class label: one prototype per picture, the mean of its views,
+    and (``head_views`` > 0) a linear head fitted on those views and ``head_views`` hard views of each."""
     unknown = sorted(set(pictures) - set(classifier.labels))
     if unknown:
         raise EnrollmentError(
             f"not classes of the model: {unknown} (expected card codes such as '3c', or 'back')"
         )
-    if views < 1:
-        raise EnrollmentError(f"views must be 1 or more, got {views}")
+    if views < 1 or head_views < 0:
+        raise EnrollmentError(f"views must be 1 or more and head views 0 or more, got {views}, {head_views}")
     rng = np.random.default_rng(seed)
     labels: list[str] = []
     prototypes: list[np.ndarray] = []
+    seen: list[np.ndarray] = []  # every view's embedding, for the head
+    seen_labels: list[str] = []
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
             card = shrink_picture(cut_out_card(picture))
             _, embeddings = classifier.infer(render_views(card, views, rng, renderer))
             prototypes.append(embeddings.mean(axis=0))
             labels.append(label)
+            if head_views:
+                art = picture_artwork(card)
+                _, hard = classifier.infer([render_card_crop(art, rng) for _ in range(head_views)])
+                seen.append(np.concatenate([embeddings, hard]))
+                seen_labels.extend([label] * (len(embeddings) + len(hard)))
     if not labels:
         raise EnrollmentError("no pictures to enrol")
-    return DeckProfile(
+    profile = DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
         prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack(prototypes)),
     )
+    if not head_views:
+        return profile
+    classes = profile.classes
+    targets = np.array([classes.index(label) for label in seen_labels])
+    return replace(profile, head=fit_head(np.concatenate(seen), targets, len(classes)))
 
 
 # ---------------------------------------------------------------------------------------------------
