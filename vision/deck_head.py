@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.classifier import softmax
+
 SCALE = 16.0  # the base model's cosine-logit scale: embeddings are unit vectors
 STEPS = 300
 LEARNING_RATE = 0.5
@@ -28,10 +30,7 @@ class LinearHead:
 
     def probabilities(self, embeddings: np.ndarray) -> np.ndarray:
         """``[N, K]``: softmax of ``SCALE * embeddings @ weights + bias``."""
-        logits = SCALE * embeddings.astype(np.float32) @ self.weights + self.bias
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        return softmax(SCALE * embeddings.astype(np.float32) @ self.weights + self.bias)
 
 
 def fit_head(embeddings: np.ndarray, targets: np.ndarray, classes: int) -> LinearHead:

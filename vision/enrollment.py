@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.classifier import CardClassifier, l2_normalise
+from vision.classifier import CardClassifier, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.deck_head import LinearHead, fit_head
 from vision.decks import IMAGE_SUFFIXES, read_image
@@ -99,10 +99,7 @@ class DeckProfile:
         of the prototype similarities over ``temperature``."""
         if self.head is not None:
             return self.head.probabilities(embeddings)
-        scaled = self.similarities(embeddings) / self.temperature
-        scaled -= scaled.max(axis=1, keepdims=True)
-        nearness = np.exp(scaled)
-        return nearness / nearness.sum(axis=1, keepdims=True)
+        return softmax(self.similarities(embeddings) / self.temperature)
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
         """The model's probabilities revised by the profile (see the module's docstring)."""
@@ -306,11 +303,14 @@ def shrink_picture(picture: np.ndarray, max_height: int = MAX_PICTURE_HEIGHT) ->
 
 def render_views(
     picture: np.ndarray, views: int, rng: np.random.Generator, renderer: ViewRenderer = camera_view,
+    art: Artwork | None = None,
 ) -> list[np.ndarray]:
-    """The picture itself followed by ``views - 1`` rendered views of it."""
+    """The picture itself followed by ``views - 1`` rendered views of it (of ``art``, the picture's
+    ``picture_artwork``, when the caller has it already)."""
     if views <= 1:
         return [picture]
-    art = picture_artwork(picture)
+    if art is None:
+        art = picture_artwork(picture)
     return [picture] + [renderer(art, rng) for _ in range(views - 1)]
 
 
@@ -340,11 +340,11 @@ def enroll_pictures(
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
             card = shrink_picture(cut_out_card(picture))
-            _, embeddings = classifier.infer(render_views(card, views, rng, renderer))
+            art = picture_artwork(card) if views > 1 or head_views else None
+            _, embeddings = classifier.infer(render_views(card, views, rng, renderer, art))
             prototypes.append(embeddings.mean(axis=0))
             labels.append(label)
-            if head_views:
-                art = picture_artwork(card)
+            if art is not None and head_views:
                 _, hard = classifier.infer([render_card_crop(art, rng) for _ in range(head_views)])
                 seen.append(np.concatenate([embeddings, hard]))
                 seen_labels.extend([label] * (len(embeddings) + len(hard)))
