@@ -22,6 +22,7 @@ import numpy as np
 from vision.crop_textures import draw_fingers, procedural_back, table_texture
 from vision.errors import VisionError
 from vision.photometric import apply_camera, apply_lighting, sample_effects
+from vision.restyle import restyle
 
 
 class CropError(VisionError):
@@ -76,6 +77,9 @@ class CropSettings:
     p_upsampled: float = 0.25
     max_residual: float = 0.035
     effect_strength: tuple[float, float] = (0.2, 1.0)
+    # Training only: the share of crops whose artwork is redrawn as another deck's print
+    # (``vision.restyle``); 0 shows the deck as it is, as evaluation and enrolment need.
+    p_restyle: float = 0.0
 
 
 def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
@@ -269,7 +273,10 @@ def render_card_crop(
                                         float(rng.uniform(0.0, settings.max_residual)))
     canvas = table_texture(rng, crop_h, crop_w)
     fitted = _fit_artwork(art, card_w, card_h)
-    varied = Artwork(image=_vary_artwork(fitted.image, rng), alpha=fitted.alpha)
+    image = _vary_artwork(fitted.image, rng)
+    if settings.p_restyle > 0.0 and rng.random() < settings.p_restyle:
+        image = restyle(image, rng)
+    varied = Artwork(image=image, alpha=fitted.alpha)
     canvas = _composite(canvas, varied, quad, rng)
     if occluders and rng.random() < settings.p_other_card:
         other = occluders[int(rng.integers(len(occluders)))]

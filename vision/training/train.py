@@ -3,9 +3,10 @@
     .venv/bin/python -m vision.training.train --out models/cards.onnx --seed 0
 
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
-``--holdout`` styles), trains CardNet on it with AdamW and a one-cycle schedule, and exports the
-ONNX model with its metadata. The same seed and settings give the same pool and the same schedule;
-torch's CPU kernels may still differ in the last bits between machines.
+``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
+learns what all decks share rather than each deck's palette), trains CardNet on it with AdamW and a
+one-cycle schedule, and exports the ONNX model with its metadata. The same seed and settings give the
+same pool and the same schedule; torch's CPU kernels may still differ in the last bits between machines.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class TrainConfig:
     lr: float = 4e-3
     weight_decay: float = 5e-4
     label_smoothing: float = 0.1
+    restyle: float = 0.5
     embedding_dim: int = 128
     threads: int = 2
     workers: int = 2
@@ -99,7 +101,7 @@ def train(config: TrainConfig) -> CardNet:
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = (config.width, config.height)
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
-                       config.workers).without(config.holdout)
+                       config.workers, config.restyle).without(config.holdout)
     images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
@@ -154,6 +156,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--embedding-dim", type=int, default=TrainConfig.embedding_dim)
     parser.add_argument("--threads", type=int, default=TrainConfig.threads, help="torch threads")
     parser.add_argument("--workers", type=int, default=TrainConfig.workers, help="rendering processes")
+    parser.add_argument("--restyle", type=float, default=TrainConfig.restyle,
+                        help="share of training cards redrawn as another deck's print (validation: none)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -171,7 +175,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
         val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
-        holdout=holdout, styles=styles, cache=args.cache,
+        holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle,
     )
 
 
