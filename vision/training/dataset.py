@@ -175,9 +175,8 @@ def cached_pool(
     so that a second training run with the same pool skips the rendering. ``cache`` None renders."""
     if cache is None:
         return render_pool(root, styles, count, width, height, seed, workers, p_restyle)
-    shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(), _renderer_digest()]
-    if p_restyle:
-        shape.append(p_restyle)
+    shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(), p_restyle,
+             _renderer_digest()]
     key = json.dumps(shape)
     path = cache / f"pool-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
     if path.is_file():
