@@ -1,0 +1,28 @@
+"""The training pool cache: the same settings read the pool back; other settings render a new one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.decks import find_cards_root, list_styles
+from vision.training.dataset import cached_pool
+
+CARDS_ROOT = find_cards_root()
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="needs the deck artwork in shared/cards")
+def test_a_cached_pool_is_read_back_and_a_restyled_one_is_kept_apart(tmp_path: Path) -> None:
+    assert CARDS_ROOT is not None
+    style = list_styles(CARDS_ROOT)[0]
+    first = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1)
+    files = sorted(tmp_path.iterdir())
+    again = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1)
+    assert sorted(tmp_path.iterdir()) == files and len(files) == 1
+    assert np.array_equal(first.images, again.images) and np.array_equal(first.labels, again.labels)
+    assert np.array_equal(first.style_ids, again.style_ids) and again.style_names == (style,)
+    restyled = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1, p_restyle=1.0)
+    assert len(list(tmp_path.iterdir())) == 2
+    assert not np.array_equal(restyled.images, first.images)
