@@ -20,7 +20,7 @@ from vision.preprocess import to_model_input  # noqa: E402
 from vision.training.dataset import DatasetError, render_pool  # noqa: E402
 from vision.training.export import METADATA_KEYS, export_onnx  # noqa: E402
 from vision.training.model import CardNet  # noqa: E402
-from vision.training.train import TrainConfig, train  # noqa: E402
+from vision.training.train import TrainConfig, parse_args, train  # noqa: E402
 
 
 def test_model_outputs_logits_and_unit_embeddings() -> None:
@@ -100,3 +100,12 @@ def test_evaluation_reads_a_style_zero_shot_and_enrolled(tmp_path: Path) -> None
     assert 0.0 <= result.cards <= 1.0 and result.cards_enrolled is not None
     table = markdown_table([result])
     assert "| bolognesi | 42 |" in table
+
+
+def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--restyle", "1.5"])
+    error = capsys.readouterr().err
+    assert "--restyle" in error and "1.5" in error

@@ -163,6 +163,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
     parser.add_argument("--cache", type=Path, help="folder keeping rendered pools between runs")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.restyle <= 1.0:
+        parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
