@@ -9,6 +9,11 @@ For each style, ``--per-class`` crops of each of the 42 classes are rendered wit
 enrolled from that style's card pictures (``vision.enrollment.enroll_pictures``: one picture per
 card, as a user would enrol a deck). Prints a Markdown table; ``--json`` writes the figures too.
 Needs onnxruntime only (no torch).
+
+``--protocol hard`` (the default) renders the cards with the full training augmentation: other cards
+and fingers across them, cut corners. ``--protocol camera`` renders each card alone and uncovered
+(``vision.enrollment.ENROLMENT_CROPS``: still any size, blur, noise, light, residual perspective and
+either way up), the conditions of a photo roughly cut to the card's edges.
 """
 
 from __future__ import annotations
@@ -26,12 +31,23 @@ import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from vision.classifier import CardClassifier
-from vision.crops import random_back_artwork, render_card_crop, render_none_crop
+from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck, find_cards_root, list_styles
 from vision.errors import VisionError
 from vision.training.dataset import NO_ARTWORK, load_style
 
 EVAL_SEED = 7_777_777
+DEFAULT_PROTOCOL = "hard"
+
+
+def protocol_settings(protocol: str) -> CropSettings:
+    """The crop settings of an evaluation protocol, ``hard`` or ``camera`` (see the module's docstring)."""
+    from vision.enrollment import ENROLMENT_CROPS
+
+    protocols = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
+    if protocol not in protocols:
+        raise ValueError(f"unknown evaluation protocol {protocol!r}; expected one of {sorted(protocols)}")
+    return protocols[protocol]
 
 
 @dataclass(frozen=True)
@@ -47,8 +63,11 @@ class StyleResult:
     confusions: tuple[tuple[str, str, int], ...]
 
 
-def render_eval_set(root: Path, style: str, per_class: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
-    """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces)."""
+def render_eval_set(root: Path, style: str, per_class: int, seed: int,
+                    protocol: str = DEFAULT_PROTOCOL) -> tuple[list[np.ndarray], list[str]]:
+    """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces),
+    the cards and backs rendered under ``protocol``."""
+    settings = protocol_settings(protocol)
     art = load_style(root, style)
     rng = np.random.default_rng([seed, sum(style.encode())])
     faces = list(art.faces.values())
@@ -58,11 +77,11 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int) -> tuple[
         for _ in range(per_class):
             occluders = [faces[int(i)] for i in rng.integers(0, len(faces), 3)]
             if label in art.faces:
-                crops.append(render_card_crop(art.faces[label], rng, occluders))
+                crops.append(render_card_crop(art.faces[label], rng, occluders, settings))
             elif label == BACK:
                 back = art.back if art.back is not None and rng.random() < 0.5 else random_back_artwork(
                     rng, faces[0].aspect)
-                crops.append(render_card_crop(back, rng, occluders))
+                crops.append(render_card_crop(back, rng, occluders, settings))
             else:
                 crops.append(render_none_crop(rng, faces))
             labels.append(label)
@@ -76,9 +95,9 @@ def _accuracies(predicted: Sequence[str], truth: Sequence[str]) -> tuple[float, 
 
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
-                   enrol: bool) -> StyleResult:
+                   enrol: bool, protocol: str = DEFAULT_PROTOCOL) -> StyleResult:
     """Zero-shot and (with ``enrol``) enrolled accuracy of ``classifier`` on one style."""
-    crops, truth = render_eval_set(root, style, per_class, seed)
+    crops, truth = render_eval_set(root, style, per_class, seed, protocol)
     predicted = [p.card for p in classifier.classify(crops)]
     cards, everything = _accuracies(predicted, truth)
     cards_enrolled = all_enrolled = None
@@ -123,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-class", type=int, default=10)
     parser.add_argument("--seed", type=int, default=EVAL_SEED)
     parser.add_argument("--no-enrol", action="store_true", help="skip the enrolled reading")
+    parser.add_argument("--protocol", choices=("hard", "camera"), default=DEFAULT_PROTOCOL,
+                        help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
@@ -137,9 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads)
     started = time.perf_counter()
     enrol = not args.no_enrol
-    results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol) for s in styles]
+    results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
+               for s in styles]
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
-          f"seed {args.seed}; {time.perf_counter() - started:.0f} s")
+          f"protocol {args.protocol}; seed {args.seed}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1))
