@@ -141,6 +141,8 @@ def test_the_tiny_model_keeps_the_contract(tmp_path: Path) -> None:
     assert classifier.labels == CLASS_LABELS
     assert (classifier.info.width, classifier.info.height, classifier.info.embedding_dim) == (32, 48, 8)
     assert classifier.info.model_version == "tiny-test"
+    assert classifier.info.features_dim == 0  # a model without the optional 'features' output
+    assert classifier.read([np.zeros((48, 32, 3), np.uint8)]).features is None
 
 
 @pytest.mark.parametrize("key", ["labels", "input_width", "input_height", "mean", "std", "color_order",
@@ -246,6 +248,10 @@ def test_the_shipped_model_keeps_the_contract(shipped: CardClassifier) -> None:
     probabilities, embeddings = shipped.infer(crops)
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(embeddings, axis=1), 1.0, atol=1e-4)
+    readings = shipped.read(crops)
+    assert shipped.info.features_dim > 0 and readings.features is not None  # for deck profiles' heads
+    assert readings.features.shape == (3, shipped.info.features_dim)
+    np.testing.assert_array_equal(readings.probabilities, probabilities)
 
 
 @pytest.mark.slow

@@ -51,7 +51,38 @@ def test_export_writes_a_valid_onnx_with_every_metadata_key(tmp_path: Path) -> N
     assert logits.shape == (5, 42) and embedding.shape == (5, 64)
     with torch.no_grad():
         expected, _ = model.eval()(torch.from_numpy(batch))
+        pooled = model.features(torch.from_numpy(batch)).mean(dim=(2, 3))
     assert np.allclose(logits, expected.numpy(), atol=1e-4)
+    (features,) = session.run(["features"], {"image": batch})
+    assert features.shape == (5, pooled.shape[1]) and np.allclose(features, pooled.numpy(), atol=1e-4)
+
+
+def test_the_features_output_is_added_once_and_keeps_the_weights(tmp_path: Path) -> None:
+    import onnx
+
+    from vision.training.export import add_features_output, main
+
+    out = tmp_path / "cards.onnx"
+    export_onnx(CardNet(len(CLASS_LABELS), embedding_dim=16), out, CLASS_LABELS, 32, 48, (0.5,) * 3,
+                (0.25,) * 3, ["a"])
+    exported = onnx.load(str(out))
+    again = add_features_output(onnx.load(str(out)))
+    assert [o.name for o in again.graph.output] == ["logits", "embedding", "features"]
+    assert again.SerializeToString() == exported.SerializeToString()
+    assert main(["--add-features", str(out)]) == 0  # a model that has it already is kept as it is
+    assert onnx.load(str(out)).graph.initializer == exported.graph.initializer
+
+
+def test_adding_features_to_a_file_that_is_not_a_model_names_it(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.training.export import main
+
+    bad = tmp_path / "broken.onnx"
+    bad.write_bytes(b"garbage")
+    with pytest.raises(SystemExit):
+        main(["--add-features", str(bad)])
+    assert "broken.onnx: not an ONNX model" in capsys.readouterr().err
+    assert bad.read_bytes() == b"garbage"
 
 
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")

@@ -3,7 +3,9 @@
 Runs the shipped ONNX model (``models/cards.onnx``) with onnxruntime alone; torch is never needed
 here. The model's contract (``models/README.md``): input ``image`` float32 ``[N, 3, H, W]`` made by
 ``vision.preprocess.to_model_input``; outputs ``logits`` ``[N, 42]`` and ``embedding`` ``[N, D]``
-(L2-normalised); metadata ``labels`` (JSON list in ``engine.cards.CLASS_LABELS`` order),
+(L2-normalised), and optionally ``features`` ``[N, F]`` (the pooled activations the embedding is
+projected from, which a deck profile's head reads when the model has them); metadata ``labels``
+(JSON list in ``engine.cards.CLASS_LABELS`` order),
 ``input_width``, ``input_height``, ``mean``, ``std`` (JSON lists), ``color_order`` (``RGB``),
 ``embedding_dim``, ``model_version`` and ``trained_on``.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -35,6 +37,7 @@ REBUILD_HINT = "rebuild it as models/README.md describes, or set TRESSETTE_MODEL
 INPUT_NAME = "image"
 LOGITS_NAME = "logits"
 EMBEDDING_NAME = "embedding"
+FEATURES_NAME = "features"
 BATCH_SIZE = 32
 DEFAULT_TOP_K = 3
 REQUIRED_METADATA: tuple[str, ...] = (
@@ -58,6 +61,17 @@ class ModelInfo:
     embedding_dim: int
     model_version: str
     trained_on: str = ""
+    features_dim: int = 0  # 0: the model has no 'features' output
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class Readings:
+    """What the model makes of N crops: class probabilities ``[N, len(labels)]``, L2-normalised
+    embeddings ``[N, D]`` and, when the model has them, pooled features ``[N, F]`` (else None)."""
+
+    probabilities: np.ndarray
+    embeddings: np.ndarray
+    features: np.ndarray | None
 
 
 @dataclass(frozen=True)
@@ -72,13 +86,14 @@ class Prediction:
 
 
 class ProbabilityAdjuster(Protocol):
-    """Anything that revises the model's class probabilities from the crops' embeddings (a deck profile)."""
+    """Anything that revises the model's class probabilities from the crops' readings (a deck profile)."""
 
     def check_model(self, classifier: CardClassifier) -> None:
         """Raise a VisionError unless the adjuster was made for this classifier's model."""
         ...
 
-    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray: ...
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray,
+               features: np.ndarray | None = None) -> np.ndarray: ...
 
 
 def default_model_path() -> Path:
@@ -177,7 +192,8 @@ def _open_session(path: Path, threads: int) -> InferenceSession:
         raise ModelError(f"{path}: not a usable ONNX model ({reason[:300]})") from None
 
 
-def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> None:
+def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> ModelInfo:
+    """Check the model's input and outputs against ``info``; return ``info`` with ``features_dim`` set."""
     inputs = {i.name: i for i in session.get_inputs()}
     outputs = {o.name for o in session.get_outputs()}
     if INPUT_NAME not in inputs or len(inputs[INPUT_NAME].shape) != 4:
@@ -185,9 +201,10 @@ def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> 
     for name in (LOGITS_NAME, EMBEDDING_NAME):
         if name not in outputs:
             raise ModelError(f"{path}: the model has no output {name!r} (it has {sorted(outputs)})")
+    names = [LOGITS_NAME, EMBEDDING_NAME] + ([FEATURES_NAME] if FEATURES_NAME in outputs else [])
     probe = np.zeros((1, 3, info.height, info.width), np.float32)
     try:
-        logits, embedding = session.run([LOGITS_NAME, EMBEDDING_NAME], {INPUT_NAME: probe})
+        logits, embedding, *features = session.run(names, {INPUT_NAME: probe})
     except Exception as error:
         reason = str(error).strip().splitlines()[0]
         raise ModelError(
@@ -204,6 +221,11 @@ def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> 
             f"{path}: metadata 'embedding_dim' is {info.embedding_dim} but output 'embedding' "
             f"has shape {list(embedding.shape)}"
         )
+    if not features:
+        return info
+    if features[0].ndim != 2 or features[0].shape[0] != 1 or features[0].shape[1] < 1:
+        raise ModelError(f"{path}: output 'features' must be [N, F]; it has shape {list(features[0].shape)}")
+    return replace(info, features_dim=int(features[0].shape[1]))
 
 
 class CardClassifier:
@@ -236,7 +258,7 @@ class CardClassifier:
             raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
-        _check_signature(session, info, model_path)
+        info = _check_signature(session, info, model_path)
         return cls(session, info, model_path, both_orientations)
 
     @property
@@ -245,27 +267,42 @@ class CardClassifier:
 
     def infer(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities ``[N, len(labels)]`` and L2-normalised embeddings ``[N, D]`` for the crops."""
-        count = len(crops)
-        probabilities = np.empty((count, len(self.info.labels)), np.float32)
-        embeddings = np.empty((count, self.info.embedding_dim), np.float32)
+        readings = self.read(crops)
+        return readings.probabilities, readings.embeddings
+
+    def read(self, crops: Sequence[np.ndarray]) -> Readings:
+        """Everything the model outputs for the crops, in batches of ``BATCH_SIZE`` (both orientations
+        averaged when ``both_orientations``: probabilities and features by their mean, embeddings by
+        the direction of their sum)."""
+        count, info = len(crops), self.info
+        probabilities = np.empty((count, len(info.labels)), np.float32)
+        embeddings = np.empty((count, info.embedding_dim), np.float32)
+        features = np.empty((count, info.features_dim), np.float32) if info.features_dim else None
         for start in range(0, count, BATCH_SIZE):
             stop = min(start + BATCH_SIZE, count)
-            probabilities[start:stop], embeddings[start:stop] = self._infer_batch(crops[start:stop])
-        return probabilities, embeddings
+            batch = self._read_batch(crops[start:stop])
+            probabilities[start:stop], embeddings[start:stop] = batch.probabilities, batch.embeddings
+            if features is not None and batch.features is not None:
+                features[start:stop] = batch.features
+        return Readings(probabilities, embeddings, features)
 
-    def _infer_batch(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def _read_batch(self, crops: Sequence[np.ndarray]) -> Readings:
         info = self.info
         batch = to_model_input(crops, info.width, info.height, info.mean, info.std)
         if self.both_orientations:
             # A half turn of the resized crop is the resized half-turned crop: flip H and W.
             batch = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
-        logits, embeddings = self._session.run([LOGITS_NAME, EMBEDDING_NAME], {INPUT_NAME: batch})
+        names = [LOGITS_NAME, EMBEDDING_NAME] + ([FEATURES_NAME] if info.features_dim else [])
+        logits, embeddings, *pooled = self._session.run(names, {INPUT_NAME: batch})
         probabilities = softmax(logits)
+        features = pooled[0].astype(np.float32) if pooled else None
         if self.both_orientations:
             half = len(crops)
             probabilities = (probabilities[:half] + probabilities[half:]) * 0.5
             embeddings = l2_normalise(embeddings[:half] + embeddings[half:])
-        return probabilities, embeddings.astype(np.float32)
+            if features is not None:
+                features = (features[:half] + features[half:]) * 0.5
+        return Readings(probabilities, embeddings.astype(np.float32), features)
 
     def classify(
         self,
@@ -277,10 +314,11 @@ class CardClassifier:
         the probabilities are revised by its prototypes."""
         if profile is not None:
             profile.check_model(self)
-        probabilities, embeddings = self.infer(crops)
+        readings = self.read(crops)
+        probabilities = readings.probabilities
         if profile is not None:
-            probabilities = profile.adjust(probabilities, embeddings)
-        return predictions_from(probabilities, embeddings, self.info.labels, top_k)
+            probabilities = profile.adjust(probabilities, readings.embeddings, readings.features)
+        return predictions_from(probabilities, readings.embeddings, self.info.labels, top_k)
 
 
 def predictions_from(

@@ -3,7 +3,8 @@
 From one picture per card (or a few: a scan, or a photo of the card on a table, which is cut out of
 it), several seeded views are rendered as the camera would see them, embedded by the classifier, and
 averaged into one prototype per picture; a linear head (``vision.deck_head``) is fitted on the
-embeddings of those views and of harder ones (other cards and fingers across the card, cut corners).
+model's pooled features of those views and of harder ones (other cards and fingers across the card, cut
+corners), L2-normalised (on the embeddings, for a model without a ``features`` output).
 Reading a crop with a ``DeckProfile`` then blends the base model's probabilities with the head's (or,
 in a profile without a head, with the crop's nearness to the prototypes).
 
@@ -27,17 +28,20 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.classifier import CardClassifier, l2_normalise, softmax
+from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.deck_head import LinearHead, fit_head
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
-PROFILE_FORMAT = 2
-READABLE_FORMATS = (1, 2)  # format 1: prototypes only
+PROFILE_FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)  # format 1: prototypes only; 2: a head on embeddings; 3: names the head's input
+EMBEDDING_INPUT = "embedding"
+FEATURES_INPUT = "features"
+HEAD_INPUTS = (EMBEDDING_INPUT, FEATURES_INPUT)
 DEFAULT_VIEWS = 16
-# Hard views per picture for the head. Measured on decks held out of the model's training: sarde 0.89 ->
-# 0.92, siciliane 0.90 -> 0.95, trentine 0.92 -> 0.98 of hard crops read, against prototypes alone.
+# Hard views per picture for the head. 64 instead of 32 added about 0.4 points on six held-out decks
+# (models/README.md) and doubles the enrolment time.
 DEFAULT_HEAD_VIEWS = 32
 DEFAULT_SEED = 0
 BLEND_WEIGHT = 0.8
@@ -66,7 +70,9 @@ class DeckProfile:
 
     ``prototype_labels[i]`` is the class of ``prototypes[i]`` (L2-normalised rows); a class may have
     several prototypes (one per enrolled picture). ``model_labels`` is the model's class order, which
-    the probabilities passed to ``adjust`` follow. ``head``, when present, scores the ``classes``.
+    the probabilities passed to ``adjust`` follow. ``head``, when present, scores the ``classes`` from
+    ``head_input``: the crops' embeddings, or their L2-normalised pooled features (a head fitted on
+    features separates an unseen deck's cards better: measured in ``models/README.md``).
     """
 
     name: str
@@ -77,6 +83,7 @@ class DeckProfile:
     weight: float = BLEND_WEIGHT
     temperature: float = TEMPERATURE
     head: LinearHead | None = None
+    head_input: str = EMBEDDING_INPUT
     source: Path | None = field(default=None, compare=False)  # the file it was loaded from, for errors
 
     @property
@@ -94,17 +101,24 @@ class DeckProfile:
             columns.append(cosine[:, rows].max(axis=1))
         return np.stack(columns, axis=1)
 
-    def nearness(self, embeddings: np.ndarray) -> np.ndarray:
+    def nearness(self, embeddings: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
         """``[N, len(classes)]``, rows summing to 1: the head's probabilities, or without a head the softmax
-        of the prototype similarities over ``temperature``."""
-        if self.head is not None:
+        of the prototype similarities over ``temperature``. A head on features needs ``features``."""
+        if self.head is None:
+            return softmax(self.similarities(embeddings) / self.temperature)
+        if self.head_input == EMBEDDING_INPUT:
             return self.head.probabilities(embeddings)
-        return softmax(self.similarities(embeddings) / self.temperature)
+        if features is None:
+            where = self.source or f"deck profile {self.name!r}"
+            raise ProfileError(f"{where}: its head reads the model's 'features' output, which the model "
+                               "in use does not have; enrol the deck again")
+        return self.head.probabilities(l2_normalise(features))
 
-    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray,
+               features: np.ndarray | None = None) -> np.ndarray:
         """The model's probabilities revised by the profile (see the module's docstring)."""
         columns = [self.model_labels.index(label) for label in self.classes]
-        nearness = self.nearness(embeddings)
+        nearness = self.nearness(embeddings, features)
         revised = probabilities.astype(np.float32).copy()
         enrolled_mass = revised[:, columns].sum(axis=1, keepdims=True)
         following_model = (1.0 - self.weight) * revised[:, columns]
@@ -124,6 +138,12 @@ class DeckProfile:
                 f"{where}: prototypes have {self.prototypes.shape[1]} dimensions, the model's embedding "
                 f"has {classifier.info.embedding_dim}; enrol the deck again"
             )
+        reads_features = self.head is not None and self.head_input == FEATURES_INPUT
+        if reads_features and classifier.info.features_dim != self.head.weights.shape[0]:
+            raise ProfileError(
+                f"{where}: its head reads {self.head.weights.shape[0]} features, the model's 'features' "
+                f"output has {classifier.info.features_dim or 'none'}; enrol the deck again"
+            )
 
     def save(self, path: Path | str) -> Path:
         """Write the profile as ``.npz`` to exactly ``path`` (no suffix is added)."""
@@ -131,7 +151,7 @@ class DeckProfile:
         meta = {
             "format": PROFILE_FORMAT, "name": self.name, "model_version": self.model_version,
             "model_labels": list(self.model_labels), "prototype_labels": list(self.prototype_labels),
-            "weight": self.weight, "temperature": self.temperature,
+            "weight": self.weight, "temperature": self.temperature, "head_input": self.head_input,
         }
         arrays = {_META_KEY: np.array(json.dumps(meta)), _PROTOTYPES_KEY: self.prototypes.astype(np.float32)}
         if self.head is not None:
@@ -162,9 +182,11 @@ class DeckProfile:
         return _profile_from(meta_text, prototypes, head, source)
 
 
-def _check_head(head: LinearHead, dimensions: int, classes: int, source: Path) -> None:
-    expected = [dimensions, classes]
-    if list(head.weights.shape) != expected or list(head.bias.shape) != [classes]:
+def _check_head(head: LinearHead, dimensions: int | None, classes: int, source: Path) -> None:
+    """``dimensions`` None: a head on features, whose width only the model can tell (``check_model``)."""
+    expected = [dimensions if dimensions is not None else "F", classes]
+    rows_ok = head.weights.ndim == 2 and (dimensions is None or head.weights.shape[0] == dimensions)
+    if not rows_ok or head.weights.shape[1:] != (classes,) or list(head.bias.shape) != [classes]:
         raise ProfileError(
             f"{source}: '{_HEAD_WEIGHTS_KEY}' has shape {list(head.weights.shape)} and '{_HEAD_BIAS_KEY}' "
             f"{list(head.bias.shape)}, expected {expected} and [{classes}] for the enrolled classes"
@@ -203,12 +225,18 @@ def _profile_from(meta_text: str, prototypes: np.ndarray, head: LinearHead | Non
     if not 0.0 <= meta["weight"] <= 1.0 or meta["temperature"] <= 0:
         raise ProfileError(f"{source}: profile 'weight' must lie in 0..1 and 'temperature' be positive, "
                            f"got {meta['weight']!r}, {meta['temperature']!r}")
+    head_input = meta.get("head_input", EMBEDDING_INPUT)
+    if head_input not in HEAD_INPUTS:
+        raise ProfileError(f"{source}: profile key 'head_input' must be one of {list(HEAD_INPUTS)}, "
+                           f"got {head_input!r}")
     if head is not None:
-        _check_head(head, prototypes.shape[1], len(set(labels)), source)
+        dimensions = prototypes.shape[1] if head_input == EMBEDDING_INPUT else None
+        _check_head(head, dimensions, len(set(labels)), source)
     return DeckProfile(
         name=meta["name"], model_version=meta["model_version"], model_labels=tuple(meta["model_labels"]),
         prototype_labels=labels, prototypes=l2_normalise(prototypes),
-        weight=float(meta["weight"]), temperature=float(meta["temperature"]), head=head, source=source,
+        weight=float(meta["weight"]), temperature=float(meta["temperature"]), head=head,
+        head_input=head_input, source=source,
     )
 
 
@@ -335,19 +363,20 @@ def enroll_pictures(
     rng = np.random.default_rng(seed)
     labels: list[str] = []
     prototypes: list[np.ndarray] = []
-    seen: list[np.ndarray] = []  # every view's embedding, for the head
+    head_input = FEATURES_INPUT if classifier.info.features_dim else EMBEDDING_INPUT
+    seen: list[np.ndarray] = []  # every view's head input (features, or embeddings), for the head
     seen_labels: list[str] = []
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
             card = shrink_picture(cut_out_card(picture))
             art = picture_artwork(card) if views > 1 or head_views else None
-            _, embeddings = classifier.infer(render_views(card, views, rng, renderer, art))
-            prototypes.append(embeddings.mean(axis=0))
+            readings = classifier.read(render_views(card, views, rng, renderer, art))
+            prototypes.append(readings.embeddings.mean(axis=0))
             labels.append(label)
             if art is not None and head_views:
-                _, hard = classifier.infer([render_card_crop(art, rng) for _ in range(head_views)])
-                seen.append(np.concatenate([embeddings, hard]))
-                seen_labels.extend([label] * (len(embeddings) + len(hard)))
+                hard = classifier.read([render_card_crop(art, rng) for _ in range(head_views)])
+                seen.extend([_head_input(readings, head_input), _head_input(hard, head_input)])
+                seen_labels.extend([label] * (len(readings.embeddings) + len(hard.embeddings)))
     if not labels:
         raise EnrollmentError("no pictures to enrol")
     profile = DeckProfile(
@@ -358,7 +387,14 @@ def enroll_pictures(
         return profile
     classes = profile.classes
     targets = np.array([classes.index(label) for label in seen_labels])
-    return replace(profile, head=fit_head(np.concatenate(seen), targets, len(classes)))
+    head = fit_head(np.concatenate(seen), targets, len(classes))
+    return replace(profile, head=head, head_input=head_input)
+
+
+def _head_input(readings: Readings, head_input: str) -> np.ndarray:
+    if head_input == FEATURES_INPUT and readings.features is not None:
+        return l2_normalise(readings.features)
+    return readings.embeddings
 
 
 # ---------------------------------------------------------------------------------------------------
