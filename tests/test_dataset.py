@@ -26,3 +26,5 @@ def test_a_cached_pool_is_read_back_and_a_restyled_one_is_kept_apart(tmp_path: P
     restyled = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1, p_restyle=1.0)
     assert len(list(tmp_path.iterdir())) == 2
     assert not np.array_equal(restyled.images, first.images)
+    cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1, p_figure_swap=0.5)
+    assert len(list(tmp_path.iterdir())) == 3  # a pool with swapped figures is kept apart too

@@ -140,3 +140,7 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
         parse_args(["--out", "m.onnx", "--restyle", "1.5"])
     error = capsys.readouterr().err
     assert "--restyle" in error and "1.5" in error
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--figure-swap", "-0.2"])
+    error = capsys.readouterr().err
+    assert "--figure-swap" in error and "-0.2" in error

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
-from vision import crop_textures, crops, photometric, restyle
+from vision import crop_textures, crops, figure_swap, photometric, restyle
 from vision.crops import (
     Artwork,
     CropSettings,
@@ -34,6 +34,7 @@ from vision.crops import (
 )
 from vision.decks import Deck
 from vision.errors import VisionError
+from vision.figure_swap import INDEXED_STYLES, figure_donors, swap_figure
 from vision.preprocess import resize_crop
 
 CHUNK = 256
@@ -91,9 +92,11 @@ class Pool:
 
 
 def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
-                p_restyle: float = 0.0) -> tuple[np.ndarray, int, int]:
+                p_restyle: float = 0.0, p_figure_swap: float = 0.0) -> tuple[np.ndarray, int, int]:
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop
-    whose artwork is redrawn as another deck's print with chance ``p_restyle``."""
+    whose artwork is redrawn as another deck's print with chance ``p_restyle``; a figure of a style
+    with corner indices is drawn with another figure's picture with chance ``p_figure_swap``
+    (``vision.figure_swap``)."""
     settings = CropSettings(p_restyle=p_restyle)
     style_index = int(rng.integers(len(styles)))
     style = styles[style_index]
@@ -108,7 +111,11 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
         art = random_back_artwork(rng, faces[0].aspect) if use_procedural else style.back
         crop = render_card_crop(art, rng, occluders, settings)
     else:
-        crop = render_card_crop(style.faces[name], rng, occluders, settings)
+        art = style.faces[name]
+        donors = [style.faces[code] for code in figure_donors(name) if code in style.faces]
+        if donors and style.name in INDEXED_STYLES and p_figure_swap > 0.0 and rng.random() < p_figure_swap:
+            art = swap_figure(art, donors[int(rng.integers(len(donors)))])
+        crop = render_card_crop(art, rng, occluders, settings)
     return crop, label, style_index
 
 
@@ -121,14 +128,16 @@ def _init_worker(root: str, names: Sequence[str]) -> None:
     _WORKER_STYLES.extend(load_style(Path(root), name) for name in names)
 
 
-def _render_chunk(args: tuple[int, int, int, int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, chunk_index, count, width, height, p_restyle = args
+def _render_chunk(
+    args: tuple[int, int, int, int, int, float, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, chunk_index, count, width, height, p_restyle, p_figure_swap = args
     rng = np.random.default_rng([seed, chunk_index])
     images = np.empty((count, height, width, 3), np.uint8)
     labels = np.empty(count, np.int64)
     style_ids = np.empty(count, np.int16)
     for i in range(count):
-        crop, label, style_ids[i] = draw_sample(rng, _WORKER_STYLES, p_restyle)
+        crop, label, style_ids[i] = draw_sample(rng, _WORKER_STYLES, p_restyle, p_figure_swap)
         images[i] = resize_crop(crop, width, height)
         labels[i] = label
     return images, labels, style_ids
@@ -136,18 +145,20 @@ def _render_chunk(args: tuple[int, int, int, int, int, float]) -> tuple[np.ndarr
 
 def render_pool(
     root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int, workers: int = 2,
-    p_restyle: float = 0.0,
+    p_restyle: float = 0.0, p_figure_swap: float = 0.0,
 ) -> Pool:
     """``count`` crops of ``styles`` (in sorted order, so the order given does not matter), from ``seed``;
-    ``p_restyle`` of the cards redrawn as another deck's print (``vision.restyle``)."""
+    ``p_restyle`` of the cards redrawn as another deck's print (``vision.restyle``), ``p_figure_swap``
+    of the indexed figures drawn as another figure (``vision.figure_swap``)."""
     styles = sorted(styles)
     if not styles:
         raise DatasetError(f"no deck styles to render from under {root}")
-    if not 0.0 <= p_restyle <= 1.0:
-        raise DatasetError(f"p_restyle must be a share between 0 and 1, got {p_restyle}")
+    for name, share in (("p_restyle", p_restyle), ("p_figure_swap", p_figure_swap)):
+        if not 0.0 <= share <= 1.0:
+            raise DatasetError(f"{name} must be a share between 0 and 1, got {share}")
     if count < 1 or width < 8 or height < 8:
         raise DatasetError(f"a pool needs count >= 1, size 8x8 or more, got {count} at {width}x{height}")
-    jobs = [(seed, i, min(CHUNK, count - start), width, height, p_restyle)
+    jobs = [(seed, i, min(CHUNK, count - start), width, height, p_restyle, p_figure_swap)
             for i, start in enumerate(range(0, count, CHUNK))]
     if workers <= 1:
         _init_worker(str(root), list(styles))
@@ -162,27 +173,27 @@ def render_pool(
 def _renderer_digest() -> str:
     """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
     digest = hashlib.sha256()
-    for module in (crop_textures, crops, photometric, restyle, sys.modules[__name__]):
+    for module in (crop_textures, crops, figure_swap, photometric, restyle, sys.modules[__name__]):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 
 
 def cached_pool(
     cache: Path | None, root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int,
-    workers: int = 2, p_restyle: float = 0.0,
+    workers: int = 2, p_restyle: float = 0.0, p_figure_swap: float = 0.0,
 ) -> Pool:
     """``render_pool``, kept in ``cache`` (a folder) under a name made from every argument that shapes it,
     so that a second training run with the same pool skips the rendering. ``cache`` None renders."""
     if cache is None:
-        return render_pool(root, styles, count, width, height, seed, workers, p_restyle)
+        return render_pool(root, styles, count, width, height, seed, workers, p_restyle, p_figure_swap)
     shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(), p_restyle,
-             _renderer_digest()]
+             p_figure_swap, _renderer_digest()]
     key = json.dumps(shape)
     path = cache / f"pool-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return Pool(stored["images"], stored["labels"], stored["style_ids"], tuple(sorted(styles)))
-    pool = render_pool(root, styles, count, width, height, seed, workers, p_restyle)
+    pool = render_pool(root, styles, count, width, height, seed, workers, p_restyle, p_figure_swap)
     cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, images=pool.images, labels=pool.labels, style_ids=pool.style_ids)
     return pool

@@ -4,9 +4,11 @@
 
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
-learns what all decks share rather than each deck's palette), trains CardNet on it with AdamW and a
-one-cycle schedule, and exports the ONNX model with its metadata. The same seed and settings give the
-same pool and the same schedule; torch's CPU kernels may still differ in the last bits between machines.
+learns what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks
+with corner indices drawn as another figure of their suit, so that it reads the index), trains CardNet
+on it with AdamW and a one-cycle schedule, and exports the ONNX model with its metadata. The same seed
+and settings give the same pool and the same schedule; torch's CPU kernels may still differ in the last
+bits between machines.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class TrainConfig:
     weight_decay: float = 5e-4
     label_smoothing: float = 0.1
     restyle: float = 0.5
+    figure_swap: float = 0.0
     embedding_dim: int = 128
     threads: int = 2
     workers: int = 2
@@ -101,7 +104,7 @@ def train(config: TrainConfig) -> CardNet:
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = (config.width, config.height)
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
-                       config.workers, config.restyle).without(config.holdout)
+                       config.workers, config.restyle, config.figure_swap).without(config.holdout)
     images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
@@ -158,6 +161,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--workers", type=int, default=TrainConfig.workers, help="rendering processes")
     parser.add_argument("--restyle", type=float, default=TrainConfig.restyle,
                         help="share of training cards redrawn as another deck's print (validation: none)")
+    parser.add_argument("--figure-swap", type=float, default=TrainConfig.figure_swap,
+                        help="share of the figures of decks with corner indices drawn as another figure "
+                             "of their suit, so that only the index tells them (validation: none)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -165,6 +171,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     args = parser.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
+    if not 0.0 <= args.figure_swap <= 1.0:
+        parser.error(f"--figure-swap is a share of the indexed figures, between 0 and 1; "
+                     f"got {args.figure_swap}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -177,7 +186,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
         val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
-        holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle,
+        holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
     )
 
 

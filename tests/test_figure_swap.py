@@ -1,0 +1,84 @@
+"""Figures drawn as another figure of their suit, so that only the corner index tells them apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import CARD_CODES, CLASS_LABELS
+from vision.crops import Artwork, prepare_artwork
+from vision.decks import find_cards_root, list_styles
+from vision.figure_swap import BAND, FEATHER, INDEXED_STYLES, figure_donors, swap_figure
+from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
+
+CARDS_ROOT = find_cards_root()
+# Decks whose figures carry no corner index: the picture is all there is to read.
+WITHOUT_INDEX = ("toscane", "genovesi", "milanesi", "piemontesi", "napoletane", "piacentine", "siciliane",
+                 "sarde", "trentine", "trevisane", "bergamasche", "bolognesi", "romagnole")
+
+
+def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
+    alpha = np.ones((height, width), np.float32)
+    return Artwork(image=np.full((height, width, 3), value, np.uint8), alpha=alpha)
+
+
+@pytest.mark.parametrize(("code", "donors"), [
+    ("8c", ("9c", "10c")), ("9s", ("8s", "10s")), ("10b", ("8b", "9b")), ("1d", ()), ("7c", ()),
+])
+def test_a_figure_gets_the_other_figures_of_its_suit(code: str, donors: tuple[str, ...]) -> None:
+    assert figure_donors(code) == donors
+
+
+def test_the_margins_keep_the_card_and_the_middle_takes_the_donor() -> None:
+    card, donor = _flat_card(200), _flat_card(40, width=70, height=110)  # the donor is resized to the card
+    swapped = swap_figure(card, donor)
+    assert swapped.image.shape == card.image.shape and swapped.alpha is card.alpha
+    columns = swapped.image[75, :, 0].astype(int)
+    margin = int((BAND[0] - FEATHER) * 100)
+    assert (columns[:margin] == 200).all() and (columns[-margin:] == 200).all()  # indices stay
+    middle = slice(int((BAND[0] + FEATHER) * 100) + 1, int((BAND[1] - FEATHER) * 100) - 1)
+    assert (columns[middle] == 40).all()
+    assert (np.diff(columns[:50]) <= 0).all()  # a fade, not a seam
+
+
+def test_the_original_artwork_is_not_changed() -> None:
+    card = _flat_card(200)
+    swap_figure(card, _flat_card(40))
+    assert (card.image == 200).all()
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="needs the deck artwork in shared/cards")
+def test_the_indexed_styles_are_french_decks_of_the_artwork() -> None:
+    assert CARDS_ROOT is not None
+    styles = set(list_styles(CARDS_ROOT))
+    assert styles >= INDEXED_STYLES, sorted(INDEXED_STYLES - styles)
+    assert not INDEXED_STYLES & set(WITHOUT_INDEX)
+
+
+def _style(name: str) -> StyleArt:
+    faces = {code: prepare_artwork(np.full((90, 60, 3), 6 * i, np.uint8))
+             for i, code in enumerate(CARD_CODES)}
+    return StyleArt(name=name, faces=faces, back=None)
+
+
+@pytest.mark.parametrize("name", ["toscane", "kde-penguins"])
+def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
+    styles = [_style(name)]
+    kept = swapped = 0
+    for seed in range(60):
+        plain = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=0.0)
+        asked = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=1.0)
+        is_figure = bool(figure_donors(CLASS_LABELS[plain[1]]))
+        if name not in INDEXED_STYLES or not is_figure:
+            assert np.array_equal(plain[0], asked[0]) and plain[1:] == asked[1:]
+            kept += 1
+        else:
+            swapped += not np.array_equal(plain[0], asked[0])
+    assert kept >= 20 and (swapped > 0) == (name in INDEXED_STYLES)
+
+
+def test_a_share_outside_zero_to_one_is_refused() -> None:
+    with pytest.raises(DatasetError, match=r"p_figure_swap must be a share between 0 and 1, got 1\.5"):
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_figure_swap=1.5)

@@ -1,0 +1,62 @@
+"""A figure drawn as another figure of its suit: training cards that only their corner index can tell.
+
+On a French-suited card the rank of a Jack, Queen or King is printed in the corner index; the picture
+between the indices is the deck designer's own (a penguin with or without a crown, a German ``D`` for
+the Queen, a Cyrillic one). A model that learnt the ranks from the pictures of the decks it trained on
+reads an unseen design's figures by guesswork. ``swap_figure`` lays the middle band of another figure
+of the same suit (same deck) over a figure card, keeping the card's own indices in the left and right
+margins: the picture now says one rank and the index another, and the label follows the index. A
+model trained on some of these learns to read the index where there is one.
+
+Only styles whose figures carry a corner index (``INDEXED_STYLES``) get this; Italian-suited decks and
+the French-suited Italian regional ones (Toscane, Genovesi, Milanesi, Piemontesi) have no index, and
+there the picture is the only cue. No torch here.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.crops import Artwork
+
+# French-suited styles of ../shared/cards whose Jack, Queen and King carry a corner index.
+INDEXED_STYLES: frozenset[str] = frozenset({
+    "francesi", "gnome-ancient-french", "gnome-anglo", "gnome-anglo-modern", "gnome-anglo-poker",
+    "gnome-atlasnye", "gnome-bellot", "gnome-berlin", "gnome-dondorf", "gnome-guyenne-classic",
+    "gnome-lattmann", "gnome-neoclassical", "gnome-orell", "gnome-ornamental", "gnome-paris",
+    "gnome-plastic", "gnome-rheinland", "gnome-simplistic", "gnome-slavic-costumes", "gnome-tango",
+    "gnome-tarocco", "gnome-tigullio", "kde-ancient-egyptians", "kde-jolly-royal", "kde-oxygen",
+    "kde-oxygen-air", "kde-oxygen-white", "kde-penguins", "kde-standard", "kde-tigullio-international",
+    "kde-xskat-french",
+})
+FIGURE_RANKS: tuple[str, ...] = ("8", "9", "10")  # Jack, Queen, King (Fante, Cavallo, Re)
+BAND = (0.2, 0.8)  # the share of the card's width taken from the donor; the indices lie outside it
+FEATHER = 0.03  # share of the width over which the band's edges fade in
+
+
+def figure_donors(code: str) -> tuple[str, ...]:
+    """The other figures of the card's suit (``"9c"`` -> ``("8c", "10c")``); ``()`` for a number card."""
+    rank, suit = code[:-1], code[-1:]
+    if rank not in FIGURE_RANKS:
+        return ()
+    return tuple(other + suit for other in FIGURE_RANKS if other != rank)
+
+
+def _band_weights(width: int) -> np.ndarray:
+    """``[width]`` weights of the donor: 1 inside BAND, 0 outside, a linear fade of FEATHER at each edge."""
+    x = (np.arange(width, dtype=np.float32) + 0.5) / width
+    fade = max(FEATHER, 1e-6)
+    rising = np.clip((x - BAND[0]) / fade + 0.5, 0.0, 1.0)
+    falling = np.clip((BAND[1] - x) / fade + 0.5, 0.0, 1.0)
+    return np.minimum(rising, falling)
+
+
+def swap_figure(art: Artwork, donor: Artwork) -> Artwork:
+    """``art`` with the middle band of ``donor`` (resized to it) over its picture; its margins, and so
+    its corner indices, and its outline (``alpha``) stay as they are."""
+    height, width = art.image.shape[:2]
+    picture = cv2.resize(donor.image, (width, height), interpolation=cv2.INTER_AREA)
+    weights = _band_weights(width)[None, :, None]
+    mixed = art.image.astype(np.float32) * (1.0 - weights) + picture.astype(np.float32) * weights
+    return Artwork(image=np.clip(mixed + 0.5, 0, 255).astype(np.uint8), alpha=art.alpha)
