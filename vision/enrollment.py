@@ -138,11 +138,12 @@ class DeckProfile:
                 f"{where}: prototypes have {self.prototypes.shape[1]} dimensions, the model's embedding "
                 f"has {classifier.info.embedding_dim}; enrol the deck again"
             )
-        reads_features = self.head is not None and self.head_input == FEATURES_INPUT
-        if reads_features and classifier.info.features_dim != self.head.weights.shape[0]:
+        on_features = self.head is not None and self.head_input == FEATURES_INPUT
+        reads = self.head.weights.shape[0] if on_features and self.head is not None else 0
+        if reads and classifier.info.features_dim != reads:
             raise ProfileError(
-                f"{where}: its head reads {self.head.weights.shape[0]} features, the model's 'features' "
-                f"output has {classifier.info.features_dim or 'none'}; enrol the deck again"
+                f"{where}: its head reads {reads} features, the model's 'features' output has "
+                f"{classifier.info.features_dim or 'none'}; enrol the deck again"
             )
 
     def save(self, path: Path | str) -> Path:
