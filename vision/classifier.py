@@ -311,7 +311,7 @@ class CardClassifier:
         profile: ProbabilityAdjuster | None = None,
     ) -> list[Prediction]:
         """Read each crop; with a deck ``profile`` (made with this model, else a VisionError naming it)
-        the probabilities are revised by its prototypes."""
+        the probabilities are revised by it (its head, or its prototypes)."""
         if profile is not None:
             profile.check_model(self)
         readings = self.read(crops)
