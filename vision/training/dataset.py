@@ -112,8 +112,9 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
         crop = render_card_crop(art, rng, occluders, settings)
     else:
         art = style.faces[name]
-        donors = [style.faces[code] for code in figure_donors(name) if code in style.faces]
-        if donors and style.name in INDEXED_STYLES and p_figure_swap > 0.0 and rng.random() < p_figure_swap:
+        can_swap = p_figure_swap > 0.0 and style.name in INDEXED_STYLES
+        donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
+        if donors and rng.random() < p_figure_swap:
             art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         crop = render_card_crop(art, rng, occluders, settings)
     return crop, label, style_index

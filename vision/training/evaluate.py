@@ -33,21 +33,20 @@ from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from vision.classifier import CardClassifier
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck, find_cards_root, list_styles
+from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
 from vision.training.dataset import NO_ARTWORK, load_style
 
 EVAL_SEED = 7_777_777
+PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
 DEFAULT_PROTOCOL = "hard"
 
 
 def protocol_settings(protocol: str) -> CropSettings:
     """The crop settings of an evaluation protocol, ``hard`` or ``camera`` (see the module's docstring)."""
-    from vision.enrollment import ENROLMENT_CROPS
-
-    protocols = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
-    if protocol not in protocols:
-        raise ValueError(f"unknown evaluation protocol {protocol!r}; expected one of {sorted(protocols)}")
-    return protocols[protocol]
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown evaluation protocol {protocol!r}; expected one of {sorted(PROTOCOLS)}")
+    return PROTOCOLS[protocol]
 
 
 @dataclass(frozen=True)
@@ -142,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-class", type=int, default=10)
     parser.add_argument("--seed", type=int, default=EVAL_SEED)
     parser.add_argument("--no-enrol", action="store_true", help="skip the enrolled reading")
-    parser.add_argument("--protocol", choices=("hard", "camera"), default=DEFAULT_PROTOCOL,
+    parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
