@@ -8,9 +8,17 @@ import numpy as np
 import pytest
 
 from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.crops import Artwork, prepare_artwork
+from vision.crops import Artwork, CropSettings, prepare_artwork
 from vision.decks import find_cards_root, list_styles
-from vision.figure_swap import BAND, FEATHER, INDEXED_STYLES, figure_donors, swap_figure
+from vision.figure_swap import (
+    BAND,
+    FEATHER,
+    INDEXED_STYLES,
+    LEGIBLE_MIN_CARD_WIDTH,
+    figure_donors,
+    legible_settings,
+    swap_figure,
+)
 from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
 
 CARDS_ROOT = find_cards_root()
@@ -82,3 +90,25 @@ def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
 def test_a_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(DatasetError, match=r"p_figure_swap must be a share between 0 and 1, got 1\.5"):
         render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_figure_swap=1.5)
+
+
+def test_a_swapped_figure_is_rendered_where_its_index_can_be_read() -> None:
+    settings = legible_settings(CropSettings(min_card_width=40, p_corner_cut=0.12, p_fingers=0.3))
+    assert settings.min_card_width == LEGIBLE_MIN_CARD_WIDTH and settings.p_corner_cut == 0.0
+    assert settings.p_fingers == 0.3  # everything else as it was
+    assert legible_settings(CropSettings(min_card_width=80)).min_card_width == 80
+
+
+def test_swapped_figures_are_never_rendered_small() -> None:
+    styles = [_style("kde-penguins")]
+    plain_heights, swapped_heights = [], []
+    for seed in range(150):
+        plain = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=0.0)
+        if not figure_donors(CLASS_LABELS[plain[1]]):
+            continue
+        swapped = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=1.0)
+        plain_heights.append(plain[0].shape[0])
+        swapped_heights.append(swapped[0].shape[0])
+    # A card 60 px wide is 90 px tall; a tight cut takes at most 4% off each side.
+    assert len(swapped_heights) >= 15 and min(swapped_heights) >= 82
+    assert min(plain_heights) < 82  # unswapped figures still come as small as the camera sees them

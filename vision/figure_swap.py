@@ -10,15 +10,19 @@ model trained on some of these learns to read the index where there is one.
 
 Only styles whose figures carry a corner index (``INDEXED_STYLES``) get this; Italian-suited decks and
 the French-suited Italian regional ones (Toscane, Genovesi, Milanesi, Piemontesi) have no index, and
-there the picture is the only cue. No torch here.
+there the picture is the only cue. A swapped figure is only ever rendered where its index can be
+read (``legible_settings``): large enough, and with no corner cut off; otherwise its label would be
+noise that teaches the model to distrust the pictures of the decks it knows. No torch here.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
-from vision.crops import Artwork
+from vision.crops import Artwork, CropSettings
 
 # French-suited styles of ../shared/cards whose Jack, Queen and King carry a corner index.
 INDEXED_STYLES: frozenset[str] = frozenset({
@@ -33,6 +37,9 @@ INDEXED_STYLES: frozenset[str] = frozenset({
 FIGURE_RANKS: tuple[str, ...] = ("8", "9", "10")  # Jack, Queen, King (Fante, Cavallo, Re)
 BAND = (0.2, 0.8)  # the share of the card's width taken from the donor; the indices lie outside it
 FEATHER = 0.03  # share of the width over which the band's edges fade in
+# A swapped figure's card is at least this wide in camera pixels (about 90 tall): its corner index is
+# then some 7 pixels high, the least a 64x96 crop still shows as a letter.
+LEGIBLE_MIN_CARD_WIDTH = 60
 
 
 def figure_donors(code: str) -> tuple[str, ...]:
@@ -60,3 +67,11 @@ def swap_figure(art: Artwork, donor: Artwork) -> Artwork:
     weights = _band_weights(width)[None, :, None]
     mixed = art.image.astype(np.float32) * (1.0 - weights) + picture.astype(np.float32) * weights
     return Artwork(image=np.clip(mixed + 0.5, 0, 255).astype(np.uint8), alpha=art.alpha)
+
+
+def legible_settings(settings: CropSettings) -> CropSettings:
+    """``settings`` for a swapped figure: the card at least ``LEGIBLE_MIN_CARD_WIDTH`` pixels wide and
+    no corner cut off, so that the index its label follows can be read (a second card or fingers
+    still cover one side at most, which leaves the other index)."""
+    return replace(settings, min_card_width=max(settings.min_card_width, LEGIBLE_MIN_CARD_WIDTH),
+                   p_corner_cut=0.0)

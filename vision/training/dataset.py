@@ -34,7 +34,7 @@ from vision.crops import (
 )
 from vision.decks import Deck
 from vision.errors import VisionError
-from vision.figure_swap import INDEXED_STYLES, figure_donors, swap_figure
+from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, swap_figure
 from vision.preprocess import resize_crop
 
 CHUNK = 256
@@ -95,8 +95,8 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
                 p_restyle: float = 0.0, p_figure_swap: float = 0.0) -> tuple[np.ndarray, int, int]:
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop
     whose artwork is redrawn as another deck's print with chance ``p_restyle``; a figure of a style
-    with corner indices is drawn with another figure's picture with chance ``p_figure_swap``
-    (``vision.figure_swap``)."""
+    with corner indices is drawn with another figure's picture with chance ``p_figure_swap``, and then
+    only where its index can be read (``vision.figure_swap``)."""
     settings = CropSettings(p_restyle=p_restyle)
     style_index = int(rng.integers(len(styles)))
     style = styles[style_index]
@@ -116,6 +116,7 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
         donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
         if donors and rng.random() < p_figure_swap:
             art = swap_figure(art, donors[int(rng.integers(len(donors)))])
+            settings = legible_settings(settings)
         crop = render_card_crop(art, rng, occluders, settings)
     return crop, label, style_index
 
