@@ -33,9 +33,11 @@ def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
 
 
 @pytest.mark.parametrize(("code", "donors"), [
-    ("8c", ("9c", "10c")), ("9s", ("8s", "10s")), ("10b", ("8b", "9b")), ("1d", ()), ("7c", ()),
+    ("8c", ("9c", "10c", "8d", "9d", "10d", "8s", "9s", "10s", "8b", "9b", "10b")),
+    ("10b", ("8c", "9c", "10c", "8d", "9d", "10d", "8s", "9s", "10s", "8b", "9b")),
+    ("1d", ()), ("7c", ()),
 ])
-def test_a_figure_gets_the_other_figures_of_its_suit(code: str, donors: tuple[str, ...]) -> None:
+def test_a_figure_gets_every_other_figure_of_its_deck(code: str, donors: tuple[str, ...]) -> None:
     assert figure_donors(code) == donors
 
 

@@ -1,12 +1,15 @@
-"""A figure drawn as another figure of its suit: training cards that only their corner index can tell.
+"""A figure drawn as another figure of its deck: training cards that only their corner index can tell.
 
-On a French-suited card the rank of a Jack, Queen or King is printed in the corner index; the picture
-between the indices is the deck designer's own (a penguin with or without a crown, a German ``D`` for
-the Queen, a Cyrillic one). A model that learnt the ranks from the pictures of the decks it trained on
-reads an unseen design's figures by guesswork. ``swap_figure`` lays the middle band of another figure
-of the same suit (same deck) over a figure card, keeping the card's own indices in the left and right
-margins: the picture now says one rank and the index another, and the label follows the index. A
-model trained on some of these learns to read the index where there is one.
+On a French-suited card the rank and the suit of a Jack, Queen or King are printed in the corner index;
+the picture between the indices is the deck designer's own (a penguin with or without a crown, a
+German ``D`` for the Queen, a Cyrillic one). A model that learnt the figures from the pictures of the
+decks it trained on reads an unseen design's figures by guesswork: its rank, and its suit too, which
+on a figure is nowhere else than in the index. ``swap_figure`` lays the middle band of another figure
+of the same deck, of any suit, over a figure card, keeping the card's own indices in the left and
+right margins: the picture now says one figure and the index another, and the label follows the
+index. A model trained on some of these learns to read the index where there is one. (With donors of
+the same suit only, the picture still told the suit, and a held-out deck's figures were read with
+the right rank and the wrong suit of its colour: Jack of spades as Jack of clubs.)
 
 Only styles whose figures carry a corner index (``INDEXED_STYLES``) get this; Italian-suited decks and
 the French-suited Italian regional ones (Toscane, Genovesi, Milanesi, Piemontesi) have no index, and
@@ -22,6 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from engine.cards import SUITS
 from vision.crops import Artwork, CropSettings
 
 # French-suited styles of ../shared/cards whose Jack, Queen and King carry a corner index.
@@ -43,11 +47,11 @@ LEGIBLE_MIN_CARD_WIDTH = 60
 
 
 def figure_donors(code: str) -> tuple[str, ...]:
-    """The other figures of the card's suit (``"9c"`` -> ``("8c", "10c")``); ``()`` for a number card."""
-    rank, suit = code[:-1], code[-1:]
-    if rank not in FIGURE_RANKS:
+    """The deck's other eleven figures, every suit (``"9c"`` -> ``("8c", "10c", "8d", ...)``); ``()`` for
+    a number card."""
+    if code[:-1] not in FIGURE_RANKS:
         return ()
-    return tuple(other + suit for other in FIGURE_RANKS if other != rank)
+    return tuple(rank + suit for suit in SUITS for rank in FIGURE_RANKS if rank + suit != code)
 
 
 def _band_weights(width: int) -> np.ndarray:
