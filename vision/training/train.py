@@ -53,7 +53,7 @@ class TrainConfig:
     weight_decay: float = 5e-4
     label_smoothing: float = 0.1
     restyle: float = 0.5
-    figure_swap: float = 0.0
+    figure_swap: float = 0.5
     embedding_dim: int = 128
     threads: int = 2
     workers: int = 2
@@ -163,7 +163,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                         help="share of training cards redrawn as another deck's print (validation: none)")
     parser.add_argument("--figure-swap", type=float, default=TrainConfig.figure_swap,
                         help="share of the figures of decks with corner indices drawn as another figure "
-                             "of their suit, so that only the index tells them (validation: none)")
+                             "of the deck, so that only the index tells them (validation: none)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
