@@ -1,12 +1,12 @@
 """How well a model reads a deck's figures (Jack, Queen, King: 8, 9, 10) at each card height.
 
 A figure of a French-suited deck is told from the other figures by its corner index alone once the
-picture is a design the model never saw, and the index is a few pixels of the model's input: so its
-reading depends on how large the card is in the camera frame. This renders the twelve figures of a
-style under the camera protocol (``vision.enrollment.ENROLMENT_CROPS``: uncovered, any light, blur,
-noise, either way up) at fixed card heights and splits the mistakes into a wrong rank (a Queen read
-as a Jack of any suit) and a right rank of the wrong suit, which is what a model that reads the
-index's letter but not its small suit symbol gets wrong.
+picture is a design the model never saw, and the index is a few pixels of the model's input: this
+tells whether a larger card in the camera frame helps, or the model's input is the limit. It renders
+the twelve figures of a style under the camera protocol (``vision.enrollment.ENROLMENT_CROPS``:
+uncovered, any light, blur, noise, either way up) at fixed card heights and splits the mistakes into
+a wrong rank (a Queen read as a Jack of any suit) and a right rank of the wrong suit, which is what a
+model that reads the index's letter but not its small suit symbol gets wrong.
 
     python -m vision.training.figure_heights --model M [--model M2] --styles kde-penguins,gnome-dondorf
 
