@@ -59,7 +59,7 @@ def test_every_figure_is_rendered_per_card_times() -> None:
 def test_the_shipped_model_reads_the_figures_of_a_deck_it_knows() -> None:
     assert CARDS_ROOT is not None
     faces = load_style(CARDS_ROOT, "kde-standard").faces
-    reading = read_figures(CardClassifier.load(default_model_path()), faces, 140, 2)
+    (reading,) = read_figures([CardClassifier.load(default_model_path())], faces, 140, 2)
     assert reading.crops == 24 and reading.read >= 0.9, reading
 
 

@@ -39,6 +39,7 @@ INDEXED_STYLES: frozenset[str] = frozenset({
     "kde-xskat-french",
 })
 FIGURE_RANKS: tuple[str, ...] = ("8", "9", "10")  # Jack, Queen, King (Fante, Cavallo, Re)
+FIGURE_CODES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in FIGURE_RANKS)
 BAND = (0.2, 0.8)  # the share of the card's width taken from the donor; the indices lie outside it
 FEATHER = 0.03  # share of the width over which the band's edges fade in
 # A swapped figure's card is at least this wide in camera pixels (about 90 tall): its corner index is
@@ -51,7 +52,7 @@ def figure_donors(code: str) -> tuple[str, ...]:
     a number card."""
     if code[:-1] not in FIGURE_RANKS:
         return ()
-    return tuple(rank + suit for suit in SUITS for rank in FIGURE_RANKS if rank + suit != code)
+    return tuple(other for other in FIGURE_CODES if other != code)
 
 
 def _band_weights(width: int) -> np.ndarray:

@@ -23,16 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.cards import SUITS
 from vision.classifier import CardClassifier
 from vision.crops import Artwork, CropSettings, render_card_crop
 from vision.decks import find_cards_root
 from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
-from vision.figure_swap import FIGURE_RANKS
+from vision.figure_swap import FIGURE_CODES, FIGURE_RANKS
 from vision.training.dataset import load_style
 
-FIGURES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in FIGURE_RANKS)
+FIGURES = FIGURE_CODES
 DEFAULT_HEIGHTS: tuple[int, ...] = (70, 100, 140, 200, 300)
 DEFAULT_PER_CARD = 15
 SEED = 2024
@@ -88,11 +87,12 @@ def score_figures(predicted: Sequence[str], truth: Sequence[str]) -> FigureReadi
     return FigureReading(n, right / n, wrong_rank / n, wrong_suit / n)
 
 
-def read_figures(classifier: CardClassifier, faces: dict[str, Artwork], height: int, per_card: int,
-                 seed: int = SEED) -> FigureReading:
-    """Render a style's figures at ``height`` (seeded by the height) and score ``classifier`` on them."""
+def read_figures(classifiers: Sequence[CardClassifier], faces: dict[str, Artwork], height: int,
+                 per_card: int, seed: int = SEED) -> list[FigureReading]:
+    """Render a style's figures at ``height`` once (seeded by the height) and score each classifier on
+    the same crops."""
     crops, truth = render_figures(faces, height, per_card, np.random.default_rng([seed, height]))
-    return score_figures([p.card for p in classifier.classify(crops)], truth)
+    return [score_figures([p.card for p in classifier.classify(crops)], truth) for classifier in classifiers]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -116,10 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for style in [s for s in args.styles.split(",") if s]:
             faces = load_style(root, style).faces
             for height in heights:
-                cells = []
-                for classifier in classifiers:
-                    r = read_figures(classifier, faces, height, args.per_card, args.seed)
-                    cells.append(f"{100 * r.read:.0f} / {100 * r.wrong_rank:.0f} / {100 * r.wrong_suit:.0f}%")
+                cells = [f"{100 * r.read:.0f} / {100 * r.wrong_rank:.0f} / {100 * r.wrong_suit:.0f}%"
+                         for r in read_figures(classifiers, faces, height, args.per_card, args.seed)]
                 print(f"| {style} | {height} px | " + " | ".join(cells) + " |", flush=True)
     except (VisionError, ValueError, KeyError) as error:
         print(f"figure_heights: {error}", file=sys.stderr)
