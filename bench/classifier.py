@@ -1,8 +1,8 @@
-"""Classifier speed on one CPU thread, side by side, and what reading both orientations buys.
+"""Classifier speed on one CPU thread, side by side, and what reading more views of a crop buys.
 
-Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations``, and
-each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms per
-card; then the accuracy of both settings on the same rendered crops (every style in
+Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
+``tight_view``, and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal
+of <= 2 ms per card; then the accuracy of each setting on the same rendered crops (every style in
 ``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
 takes and how many of its cards are read without and with the profile.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH]``.
@@ -99,25 +99,30 @@ def main() -> None:
         raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
     crops, truth = rendered_crops(styles, args.per_style, args.seed)
     timing_crops = crops[:64]
-    both = CardClassifier.load(args.model, threads=1, both_orientations=True)
-    single = CardClassifier.load(args.model, threads=1, both_orientations=False)
-    print(f"model {both.path} version {both.info.model_version}, input {both.info.width}x{both.info.height}, "
-          f"1 thread, {len(timing_crops)} rendered crops")
-    print(f"{'orientations':<13}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
-    for name, classifier in (("both", both), ("one", single)):
+    settings = {  # name: (both_orientations, tight_view); the first is the runtime's default
+        "both ways, tight view": (True, True),
+        "both ways": (True, False),
+        "one way": (False, False),
+    }
+    readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, tight_view=tight)
+               for name, (both, tight) in settings.items()}
+    default = readers["both ways, tight view"]
+    print(f"model {default.path} version {default.info.model_version}, input {default.info.width}x"
+          f"{default.info.height}, 1 thread, {len(timing_crops)} rendered crops")
+    print(f"{'views':<23}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
+    for name, classifier in readers.items():
         for batch in (1, 16):
             ms = ms_per_card(classifier, timing_crops, batch, repeats=5)
             frame, goal = ms / FRAME_BUDGET_MS, ms / GOAL_MS_PER_CARD
-            print(f"{name:<13}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
+            print(f"{name:<23}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
     print(f"accuracy on {len(crops)} rendered crops ({args.per_style} per style, {len(styles)} styles, "
           f"seed {args.seed}):")
-    acc_both, acc_single = accuracy(both, crops, truth), accuracy(single, crops, truth)
-    print(f"  both orientations {acc_both:.4f}   one orientation {acc_single:.4f}   "
-          f"difference {acc_both - acc_single:+.4f}")
-    trained = set(json.loads(both.info.trained_on or "[]"))
+    read = {name: accuracy(reader, crops, truth) for name, reader in readers.items()}
+    print("  " + "   ".join(f"{name} {share:.4f}" for name, share in read.items()))
+    trained = set(json.loads(default.info.trained_on or "[]"))
     unseen = [folder.name for folder in styles if folder.name not in trained]
     if args.enrol and unseen:
-        enrolment_report(both, root, unseen, args.seed + 1)
+        enrolment_report(default, root, unseen, args.seed + 1)
 
 
 if __name__ == "__main__":

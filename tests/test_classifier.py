@@ -17,6 +17,7 @@ from vision.classifier import (
     MODEL_ENV,
     CardClassifier,
     ModelError,
+    cut_tighter,
     default_model_path,
     predictions_from,
 )
@@ -303,3 +304,26 @@ def test_reading_both_ways_up_does_not_care_which_way_up(shipped: CardClassifier
     half, _ = one_way.infer([crop])
     other_half, _ = one_way.infer([cv2.rotate(crop, cv2.ROTATE_180)])
     np.testing.assert_allclose((half + other_half) / 2, upright, atol=1e-3)
+
+
+def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side(shipped: CardClassifier) -> None:
+    rng = np.random.default_rng(8)
+    crops = [rng.integers(0, 255, (int(rng.integers(60, 300)), int(rng.integers(40, 200)), 3), dtype=np.uint8)
+             for _ in range(4)]
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False)
+    whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
+    both = shipped.read(crops)
+    assert shipped.tight_view and not plain.tight_view
+    np.testing.assert_allclose(both.probabilities, (whole.probabilities + cut.probabilities) / 2, atol=1e-5)
+    assert both.features is not None and whole.features is not None and cut.features is not None
+    np.testing.assert_allclose(both.features, (whole.features + cut.features) / 2, atol=1e-4)
+    np.testing.assert_allclose(np.linalg.norm(both.embeddings, axis=1), 1.0, atol=1e-5)
+
+
+def test_cutting_tighter_takes_the_share_off_every_side_and_leaves_tiny_crops_whole() -> None:
+    crop = np.arange(200 * 100 * 3, dtype=np.uint32).reshape(200, 100, 3).astype(np.uint8)
+    cut = cut_tighter(crop, 0.05)
+    assert cut.shape == (180, 90, 3)
+    np.testing.assert_array_equal(cut, crop[10:190, 5:95])
+    tiny = np.zeros((9, 9, 3), np.uint8)
+    assert cut_tighter(tiny, 0.2) is tiny

@@ -45,3 +45,21 @@ def test_bad_views_are_refused_with_what_is_wrong(embeddings: np.ndarray, target
                                                   message: str) -> None:
     with pytest.raises(ValueError, match=message):
         fit_head(embeddings, targets, 3)
+
+
+def test_momentum_fits_overlapping_views_closer_than_plain_descent_in_the_same_steps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.deck_head as deck_head
+
+    rng = np.random.default_rng(1)
+    centres = l2_normalise(rng.normal(size=(5, 16)).astype(np.float32))
+    targets = np.repeat(np.arange(5), 40)
+    views = l2_normalise((centres[targets] + 0.35 * rng.normal(size=(200, 16))).astype(np.float32))
+
+    def training_loss() -> float:
+        probabilities = fit_head(views, targets, 5).probabilities(views)
+        return float(-np.log(probabilities[np.arange(len(targets)), targets]).mean())
+
+    with_momentum = training_loss()
+    monkeypatch.setattr(deck_head, "MOMENTUM", 0.0)
+    assert with_momentum < 0.5 * training_loss()

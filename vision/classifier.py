@@ -10,7 +10,11 @@ projected from, which a deck profile's head reads when the model has them); meta
 ``embedding_dim``, ``model_version`` and ``trained_on``.
 
 A card lies on the table either way up, so by default each crop is also read turned half a turn and
-the two readings are averaged (``both_orientations``).
+the two readings are averaged (``both_orientations``). By default each crop is also read a second
+time cut by ``TIGHT_VIEW_CUT`` of its width and height on every side, and the readings averaged
+(``tight_view``): a rough crop's margin of table, or of the card's own border, then weighs less.
+On six held-out deck styles that read 74.3% of the uncovered cards zero-shot against 72.7%, and the
+styles the model knows 99.1% against 98.9% (``models/README.md``), for twice the inference time.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ EMBEDDING_NAME = "embedding"
 FEATURES_NAME = "features"
 BATCH_SIZE = 32
 DEFAULT_TOP_K = 3
+TIGHT_VIEW_CUT = 0.05
 REQUIRED_METADATA: tuple[str, ...] = (
     "labels", "input_width", "input_height", "mean", "std", "color_order", "embedding_dim", "model_version",
 )
@@ -233,11 +238,13 @@ class CardClassifier:
 
     def __init__(
         self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
+        tight_view: bool = True,
     ) -> None:
         self._session = session
         self.info = info
         self.path = path
         self.both_orientations = both_orientations
+        self.tight_view = tight_view
 
     @classmethod
     def load(
@@ -245,6 +252,7 @@ class CardClassifier:
         path: Path | str | None = None,
         threads: int = 1,
         both_orientations: bool = True,
+        tight_view: bool = True,
     ) -> CardClassifier:
         """Open and check a model file (default: ``default_model_path()``).
 
@@ -259,7 +267,7 @@ class CardClassifier:
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)
-        return cls(session, info, model_path, both_orientations)
+        return cls(session, info, model_path, both_orientations, tight_view)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -271,9 +279,9 @@ class CardClassifier:
         return readings.probabilities, readings.embeddings
 
     def read(self, crops: Sequence[np.ndarray]) -> Readings:
-        """Everything the model outputs for the crops, in batches of ``BATCH_SIZE`` (both orientations
-        averaged when ``both_orientations``: probabilities and features by their mean, embeddings by
-        the direction of their sum)."""
+        """Everything the model outputs for the crops, in batches of ``BATCH_SIZE``; the views of a crop
+        (turned half a turn with ``both_orientations``, cut tighter with ``tight_view``) averaged:
+        probabilities and features by their mean, embeddings by the direction of their sum."""
         count, info = len(crops), self.info
         probabilities = np.empty((count, len(info.labels)), np.float32)
         embeddings = np.empty((count, info.embedding_dim), np.float32)
@@ -288,21 +296,21 @@ class CardClassifier:
 
     def _read_batch(self, crops: Sequence[np.ndarray]) -> Readings:
         info = self.info
-        batch = to_model_input(crops, info.width, info.height, info.mean, info.std)
+        views = [crops, [cut_tighter(crop) for crop in crops]] if self.tight_view else [crops]
+        batch = np.concatenate([to_model_input(view, info.width, info.height, info.mean, info.std)
+                                for view in views])
         if self.both_orientations:
             # A half turn of the resized crop is the resized half-turned crop: flip H and W.
             batch = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
         names = [LOGITS_NAME, EMBEDDING_NAME] + ([FEATURES_NAME] if info.features_dim else [])
         logits, embeddings, *pooled = self._session.run(names, {INPUT_NAME: batch})
-        probabilities = softmax(logits)
-        features = pooled[0].astype(np.float32) if pooled else None
-        if self.both_orientations:
-            half = len(crops)
-            probabilities = (probabilities[:half] + probabilities[half:]) * 0.5
-            embeddings = l2_normalise(embeddings[:half] + embeddings[half:])
-            if features is not None:
-                features = (features[:half] + features[half:]) * 0.5
-        return Readings(probabilities, embeddings.astype(np.float32), features)
+        count = len(crops)
+        probabilities = softmax(logits).reshape(-1, count, logits.shape[1]).mean(axis=0)
+        embeddings = l2_normalise(embeddings.reshape(-1, count, embeddings.shape[1]).sum(axis=0))
+        features = None
+        if pooled:
+            features = pooled[0].astype(np.float32).reshape(-1, count, pooled[0].shape[1]).mean(axis=0)
+        return Readings(probabilities.astype(np.float32), embeddings.astype(np.float32), features)
 
     def classify(
         self,
@@ -319,6 +327,15 @@ class CardClassifier:
         if profile is not None:
             probabilities = profile.adjust(probabilities, readings.embeddings, readings.features)
         return predictions_from(probabilities, readings.embeddings, self.info.labels, top_k)
+
+
+def cut_tighter(crop: np.ndarray, share: float = TIGHT_VIEW_CUT) -> np.ndarray:
+    """The crop without ``share`` of its width and height on every side (a view, not a copy)."""
+    height, width = crop.shape[:2]
+    dy, dx = round(height * share), round(width * share)
+    if height - 2 * dy < 8 or width - 2 * dx < 8:
+        return crop
+    return crop[dy:height - dy, dx:width - dx]
 
 
 def predictions_from(

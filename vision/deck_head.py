@@ -2,9 +2,11 @@
 
 Nearest prototypes treat every embedding dimension alike; a linear head fitted on many camera-like views
 of the user's own cards learns which directions separate *this* deck's cards (its spade from its
-bastoni, its 8 from its 9), which is where an unseen regional deck goes wrong. It is fitted with plain
-gradient descent in numpy (no torch at run time), from zero weights, so the same views give the same
-head.
+bastoni, its 8 from its 9), which is where an unseen regional deck goes wrong. It is fitted with
+Nesterov-momentum gradient descent in numpy (no torch at run time), from zero weights, so the same views
+give the same head. Plain gradient descent with the same 300 steps left the head underfit: on six
+held-out decks momentum read 99.2% of the uncovered cards against 98.8% (``models/README.md``), for
+the same fitting time; plain descent needed 1,000 steps at twice the rate to come near.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ SCALE = 16.0  # the base model's cosine-logit scale: embeddings are unit vectors
 STEPS = 300
 LEARNING_RATE = 0.5
 WEIGHT_DECAY = 1e-3
+MOMENTUM = 0.9
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays
@@ -43,9 +46,13 @@ def fit_head(embeddings: np.ndarray, targets: np.ndarray, classes: int) -> Linea
     one_hot = np.eye(classes, dtype=np.float32)[targets]
     weights = np.zeros((x.shape[1], classes), np.float32)
     bias = np.zeros(classes, np.float32)
-    head = LinearHead(weights, bias)  # shares the arrays, which are updated in place
+    weights_velocity, bias_velocity = np.zeros_like(weights), np.zeros_like(bias)
     for _ in range(STEPS):
-        error = (head.probabilities(x) - one_hot) / len(x)
-        weights -= LEARNING_RATE * (SCALE * x.T @ error + WEIGHT_DECAY * weights)
-        bias -= LEARNING_RATE * error.sum(axis=0)
-    return head
+        ahead = LinearHead(weights + MOMENTUM * weights_velocity, bias + MOMENTUM * bias_velocity)
+        error = (ahead.probabilities(x) - one_hot) / len(x)
+        weights_velocity = MOMENTUM * weights_velocity - LEARNING_RATE * (
+            SCALE * x.T @ error + WEIGHT_DECAY * ahead.weights)
+        bias_velocity = MOMENTUM * bias_velocity - LEARNING_RATE * error.sum(axis=0)
+        weights += weights_velocity
+        bias += bias_velocity
+    return LinearHead(weights, bias)

@@ -40,11 +40,13 @@ EMBEDDING_INPUT = "embedding"
 FEATURES_INPUT = "features"
 HEAD_INPUTS = (EMBEDDING_INPUT, FEATURES_INPUT)
 DEFAULT_VIEWS = 16
-# Hard views per picture for the head. 64 instead of 32 added about 0.4 points on six held-out decks
-# (models/README.md) and doubles the enrolment time.
-DEFAULT_HEAD_VIEWS = 32
+# Hard views per picture for the head, and how far the head rather than the base model decides between
+# the enrolled classes. On six held-out decks (models/README.md) 64 views instead of 32 and a weight of
+# 1.0 instead of 0.8, with the momentum fit of ``vision.deck_head``, read 99.3% of the uncovered cards
+# against 98.8% and 97.8% of the covered ones against 97.3%; 64 views make enrolment half as long again.
+DEFAULT_HEAD_VIEWS = 64
 DEFAULT_SEED = 0
-BLEND_WEIGHT = 0.8
+BLEND_WEIGHT = 1.0
 TEMPERATURE = 0.03
 MAX_PICTURE_HEIGHT = 460
 _META_KEY = "meta"

@@ -144,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--no-tight-view", dest="tight_view", action="store_false",
+                        help="read each crop as it is, without the runtime's second, tighter view")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     root = find_cards_root()
@@ -154,13 +156,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = sorted(set(styles) - set(available))
     if unknown:
         parser.error(f"unknown styles {unknown}; available: {', '.join(available)}")
-    classifier = CardClassifier.load(args.model, threads=args.threads)
+    classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view)
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
                for s in styles]
+    views = "" if args.tight_view else "; no tight view"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
-          f"protocol {args.protocol}; seed {args.seed}; {time.perf_counter() - started:.0f} s")
+          f"protocol {args.protocol}; seed {args.seed}{views}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1))
