@@ -19,7 +19,7 @@ from vision.decks import find_cards_root, list_styles  # noqa: E402
 from vision.preprocess import to_model_input  # noqa: E402
 from vision.training.dataset import DatasetError, render_pool  # noqa: E402
 from vision.training.export import METADATA_KEYS, export_onnx  # noqa: E402
-from vision.training.model import CardNet  # noqa: E402
+from vision.training.model import CardNet, CornerSpec  # noqa: E402
 from vision.training.train import TrainConfig, parse_args, train  # noqa: E402
 
 
@@ -51,10 +51,79 @@ def test_export_writes_a_valid_onnx_with_every_metadata_key(tmp_path: Path) -> N
     assert logits.shape == (5, 42) and embedding.shape == (5, 64)
     with torch.no_grad():
         expected, _ = model.eval()(torch.from_numpy(batch))
-        pooled = model.features(torch.from_numpy(batch)).mean(dim=(2, 3))
+        pooled = model.pooled(torch.from_numpy(batch))
     assert np.allclose(logits, expected.numpy(), atol=1e-4)
     (features,) = session.run(["features"], {"image": batch})
     assert features.shape == (5, pooled.shape[1]) and np.allclose(features, pooled.numpy(), atol=1e-4)
+
+
+def test_the_corner_branch_reads_the_top_left_corner_at_the_full_input_resolution() -> None:
+    corner = CornerSpec(width=16, height=20, factor=2)
+    model = CardNet(len(CLASS_LABELS), embedding_dim=32, corner=corner).eval()
+    assert model.input_factor == 2
+    image = torch.rand(1, 3, 96, 64, generator=torch.Generator().manual_seed(1))
+    trunk_width = model.features[-1].pointwise[0].out_channels
+    with torch.no_grad():
+        pooled = model.pooled(image)
+        elsewhere, inside = image.clone(), image.clone()
+        elsewhere[:, :, 40:, 30:] = 0.0
+        inside[:, :, :20, :16] = 0.0
+        corner_unchanged = model.pooled(elsewhere)[:, trunk_width:]
+        corner_changed = model.pooled(inside)[:, trunk_width:]
+        logits, embedding = model(image)
+    assert pooled.shape == (1, trunk_width + model.corner_features[-1].pointwise[0].out_channels)
+    assert torch.equal(corner_unchanged, pooled[:, trunk_width:])
+    assert not torch.allclose(corner_changed, pooled[:, trunk_width:])
+    assert logits.shape == (1, 42) and torch.allclose(embedding.norm(dim=1), torch.ones(1), atol=1e-5)
+
+
+def test_a_corner_model_exports_its_full_input_size_and_the_concatenated_features(tmp_path: Path) -> None:
+    from vision.classifier import CardClassifier
+
+    model = CardNet(len(CLASS_LABELS), embedding_dim=16, corner=CornerSpec(width=16, height=20))
+    out = tmp_path / "corner.onnx"
+    version = export_onnx(model, out, CLASS_LABELS, 64, 96, (0.5,) * 3, (0.25,) * 3, ["a"],
+                          version_prefix="cardnet-corner")
+    classifier = CardClassifier.load(out)
+    crops = [np.full((150, 100, 3), v, np.uint8) for v in (30, 220)]
+    readings = classifier.read(crops)
+    assert version.startswith("cardnet-corner-64x96-")
+    assert (classifier.info.width, classifier.info.height) == (64, 96)
+    assert readings.features is not None and readings.features.shape == (2, classifier.info.features_dim)
+    assert classifier.info.features_dim == model.pooled(torch.zeros(1, 3, 96, 64)).shape[1]
+
+
+def test_a_corner_branch_doubles_the_input_the_trainer_renders_and_feeds() -> None:
+    plain = parse_args(["--out", "m.onnx"])
+    corner = parse_args(["--out", "m.onnx", "--corner", "--width", "40", "--height", "60"])
+    assert plain.input_size == (64, 96) and plain.corner_spec is None
+    assert corner.input_size == (80, 120) and corner.corner_spec == CornerSpec()
+
+
+def test_corner_dropout_silences_the_branch_for_some_training_crops_and_never_when_reading() -> None:
+    torch.manual_seed(0)
+    model = CardNet(len(CLASS_LABELS), embedding_dim=16, corner=CornerSpec(width=16, height=20, dropout=0.5))
+    trunk_width = model.features[-1].pointwise[0].out_channels
+    image = torch.rand(64, 3, 96, 64, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        training = model.train().pooled(image)[:, trunk_width:]
+        reading = model.eval().pooled(image)[:, trunk_width:]
+    silenced = (training == 0).all(dim=1)
+    assert 10 <= int(silenced.sum()) <= 54
+    assert not (reading == 0).all(dim=1).any()
+
+
+def test_a_corner_dropout_outside_zero_to_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--corner", "--corner-dropout", "1.0"])
+    assert "--corner-dropout is a share of the training crops" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="corner dropout"):
+        CornerSpec(dropout=-0.1)
+
+
+def test_a_corner_smaller_than_eight_pixels_is_refused() -> None:
+    with pytest.raises(ValueError, match="8x8"):
+        CornerSpec(width=4, height=48)
 
 
 def test_the_features_output_is_added_once_and_keeps_the_weights(tmp_path: Path) -> None:
@@ -86,7 +155,8 @@ def test_adding_features_to_a_file_that_is_not_a_model_names_it(tmp_path: Path,
 
 
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
-def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path) -> None:
+@pytest.mark.parametrize("corner", [False, True])
+def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path, corner: bool) -> None:
     root = find_cards_root()
     style = list_styles(root)[0]
     first = render_pool(root, [style], 24, 32, 48, seed=3, workers=1)
@@ -94,9 +164,11 @@ def test_a_tiny_training_run_steps_and_the_pool_is_seeded(tmp_path: Path) -> Non
     assert np.array_equal(first.images, again.images) and np.array_equal(first.labels, again.labels)
     assert first.images.shape == (24, 48, 32, 3) and set(first.style_ids.tolist()) == {0}
     config = TrainConfig(out=tmp_path / "m.onnx", width=32, height=48, pool=64, val_pool=16, steps=3,
-                         batch=16, workers=1, threads=1, embedding_dim=64, styles=(style,))
+                         batch=16, workers=1, threads=1, embedding_dim=64, styles=(style,), corner=corner)
     model = train(config)
-    logits, _ = model(torch.zeros(1, 3, 48, 32))
+    factor = model.input_factor
+    assert config.input_size == (32 * factor, 48 * factor) and factor == (2 if corner else 1)
+    logits, _ = model(torch.zeros(1, 3, 48 * factor, 32 * factor))
     assert torch.isfinite(logits).all()
 
 

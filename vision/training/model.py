@@ -4,9 +4,14 @@ Depthwise-separable convolutions with batch norm and ReLU, global average poolin
 projection to a ``embedding_dim`` vector that is L2-normalised. The logits are the cosines between
 that embedding and one learned unit vector per class, times a fixed scale: so the embedding the
 runtime uses for enrolment (nearest prototype) lives in exactly the space the classes were learned in.
+
+An optional corner branch (``CornerSpec``, ``train --corner``; a pilot, not the shipped recipe: see
+``models/README.md``) reads the crop's top-left corner at twice the trunk's resolution.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import torch
 from torch import nn
@@ -21,6 +26,10 @@ DEFAULT_BLOCKS: tuple[tuple[int, int], ...] = (
     (48, 2), (64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (256, 1),
 )
 DEFAULT_STEM = 24
+# The corner branch (``CornerSpec``): a few narrow blocks over the top-left corner at twice the trunk's
+# resolution, where a French card's index prints its rank and, under it, a suit symbol a few pixels wide.
+CORNER_BLOCKS: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (96, 2), (96, 1))
+CORNER_STEM = 16
 
 
 def _conv_bn_relu(in_ch: int, out_ch: int, kernel: int, stride: int, groups: int = 1) -> nn.Sequential:
@@ -45,25 +54,79 @@ class SeparableBlock(nn.Module):
         return x + y if self.residual else y
 
 
+def _separable_stack(stem: int, blocks: tuple[tuple[int, int], ...], stem_stride: int) -> nn.Sequential:
+    layers: list[nn.Module] = [_conv_bn_relu(3, stem, 3, stem_stride)]
+    channels = stem
+    for out_ch, stride in blocks:
+        layers.append(SeparableBlock(channels, out_ch, stride))
+        channels = out_ch
+    return nn.Sequential(*layers)
+
+
+@dataclass(frozen=True)
+class CornerSpec:
+    """A corner branch: the input is ``factor`` times the trunk's size; the trunk reads it average-pooled
+    by ``factor``, the branch reads its top-left ``width`` x ``height`` input pixels at full resolution.
+
+    The runtime reads every crop both ways up, so the branch sees both printed corners of a card.
+    """
+
+    width: int = 40
+    height: int = 48
+    factor: int = 2
+    dropout: float = 0.0  # in training, the share of crops whose corner features are zeroed (rest rescaled)
+
+    def __post_init__(self) -> None:
+        if self.factor < 1 or self.width < 8 or self.height < 8:
+            raise ValueError(f"a corner of at least 8x8 input pixels and a factor of 1 or more, got {self}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(
+                f"corner dropout is a share of the crops, 0 or more and below 1, got {self.dropout}")
+
+
 class CardNet(nn.Module):
-    """Image ``[N, 3, H, W]`` -> (logits ``[N, classes]``, unit embedding ``[N, embedding_dim]``)."""
+    """Image ``[N, 3, H, W]`` -> (logits ``[N, classes]``, unit embedding ``[N, embedding_dim]``).
+
+    With a ``corner`` spec the image is ``corner.factor`` times the trunk's input size, and the pooled
+    vector the embedding is projected from is the trunk's and the corner branch's, concatenated.
+    """
 
     def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
-                 blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0) -> None:
+                 blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0,
+                 corner: CornerSpec | None = None) -> None:
         super().__init__()
-        layers: list[nn.Module] = [_conv_bn_relu(3, stem, 3, 2)]
-        channels = stem
-        for out_ch, stride in blocks:
-            layers.append(SeparableBlock(channels, out_ch, stride))
-            channels = out_ch
-        self.features = nn.Sequential(*layers)
+        self.features = _separable_stack(stem, blocks, 2)
+        channels = blocks[-1][0] if blocks else stem
+        self.corner = corner
+        self.corner_features = None
+        if corner is not None:
+            self.corner_features = _separable_stack(CORNER_STEM, CORNER_BLOCKS, 2)
+            channels += CORNER_BLOCKS[-1][0]
         self.project = nn.Linear(channels, embedding_dim)
         self.class_vectors = nn.Parameter(torch.randn(num_classes, embedding_dim) * 0.1)
         self.scale = scale
         self.embedding_dim = embedding_dim
 
+    @property
+    def input_factor(self) -> int:
+        """How many times the trunk's input size the model's input is (1 without a corner branch)."""
+        return self.corner.factor if self.corner is not None else 1
+
+    def pooled(self, image: torch.Tensor) -> torch.Tensor:
+        """``[N, F]``: the pooled activations the embedding is projected from (the ONNX ``features``):
+        the trunk's, then (with a corner branch) the branch's over the image's top-left corner."""
+        if self.corner is None or self.corner_features is None:
+            return self.features(image).mean(dim=(2, 3))
+        factor = self.corner.factor
+        trunk = F.avg_pool2d(image, factor) if factor > 1 else image
+        corner = image[:, :, :self.corner.height, :self.corner.width]
+        corner_pooled = self.corner_features(corner).mean(dim=(2, 3))
+        if self.training and self.corner.dropout > 0:
+            keep = torch.rand(len(image), 1, device=image.device) >= self.corner.dropout
+            corner_pooled = corner_pooled * keep / (1.0 - self.corner.dropout)
+        return torch.cat([self.features(trunk).mean(dim=(2, 3)), corner_pooled], dim=1)
+
     def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        pooled = self.features(image).mean(dim=(2, 3))
-        embedding = F.normalize(self.project(pooled), dim=1)
+        embedding = F.normalize(self.project(self.pooled(image)), dim=1)
         logits = self.scale * embedding @ F.normalize(self.class_vectors, dim=1).t()
         return logits, embedding

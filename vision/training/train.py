@@ -5,8 +5,10 @@
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
 learns what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks
-with corner indices drawn as another figure of their suit, so that it reads the index), trains CardNet
-on it with AdamW and a one-cycle schedule, and exports the ONNX model with its metadata. The same seed
+with corner indices drawn as another figure of the deck, so that it reads the index), trains CardNet
+(``--corner``: with a branch reading the top-left corner at twice the resolution, the input twice
+``--width`` and ``--height``) on it with AdamW and a one-cycle schedule, and exports the ONNX model
+with its metadata. The same seed
 and settings give the same pool and the same schedule; torch's CPU kernels may still differ in the last
 bits between machines.
 """
@@ -31,7 +33,7 @@ from vision.errors import VisionError
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
 from vision.training.dataset import NO_ARTWORK, cached_pool
 from vision.training.export import export_onnx
-from vision.training.model import CardNet
+from vision.training.model import CardNet, CornerSpec
 
 DEFAULT_WIDTH = 64
 DEFAULT_HEIGHT = 96
@@ -62,6 +64,19 @@ class TrainConfig:
     std: tuple[float, float, float] = DEFAULT_STD
     styles: tuple[str, ...] = field(default=())
     cache: Path | None = None
+    corner: bool = False
+    corner_dropout: float = 0.0
+
+    @property
+    def corner_spec(self) -> CornerSpec | None:
+        """The corner branch of the network (``--corner``), or None."""
+        return CornerSpec(dropout=self.corner_dropout) if self.corner else None
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        """The model's input (width, height): the trunk's size, times the corner branch's factor."""
+        factor = self.corner_spec.factor if self.corner_spec is not None else 1
+        return self.width * factor, self.height * factor
 
 
 def _log(message: str) -> None:
@@ -74,7 +89,7 @@ def _batch_tensor(images: np.ndarray, config: TrainConfig, rng: np.random.Genera
     if rng is not None:
         flips = rng.random(len(crops)) < 0.5
         crops = [np.ascontiguousarray(c[::-1, ::-1]) if f else c for c, f in zip(crops, flips, strict=True)]
-    return torch.from_numpy(to_model_input(crops, config.width, config.height, config.mean, config.std))
+    return torch.from_numpy(to_model_input(crops, *config.input_size, config.mean, config.std))
 
 
 def accuracy(model: CardNet, images: np.ndarray, labels: np.ndarray, config: TrainConfig) -> float:
@@ -102,7 +117,7 @@ def train(config: TrainConfig) -> CardNet:
     # exactly the crops the full run sees of the same styles (and shares its cached pool).
     rendered_styles = config.styles + config.holdout
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
-    size = (config.width, config.height)
+    size = config.input_size
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
                        config.workers, config.restyle, config.figure_swap).without(config.holdout)
     images, labels = pool.images, pool.labels
@@ -115,7 +130,7 @@ def train(config: TrainConfig) -> CardNet:
                                 config.seed + 2_000_003, config.workers)
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
-    model = CardNet(len(CLASS_LABELS), config.embedding_dim)
+    model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
                                                    pct_start=0.15)
@@ -168,12 +183,21 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
     parser.add_argument("--cache", type=Path, help="folder keeping rendered pools between runs")
+    parser.add_argument("--corner", action="store_true",
+                        help="add a branch reading the top-left corner at twice the resolution "
+                             "(the input becomes twice --width and --height)")
+    parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
+                        help="share of the training crops whose corner branch is silenced, so that the "
+                             "rest of the network still reads the card alone")
     args = parser.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
     if not 0.0 <= args.figure_swap <= 1.0:
         parser.error(f"--figure-swap is a share of the indexed figures, between 0 and 1; "
                      f"got {args.figure_swap}")
+    if not 0.0 <= args.corner_dropout < 1.0:
+        parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
+                     f"got {args.corner_dropout}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -187,6 +211,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
+        corner=args.corner, corner_dropout=args.corner_dropout,
     )
 
 
@@ -194,8 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = parse_args(argv)
     started = time.perf_counter()
     model = train(config)
-    version = export_onnx(model, config.out, CLASS_LABELS, config.width, config.height, config.mean,
-                          config.std, config.styles)
+    version = export_onnx(model, config.out, CLASS_LABELS, *config.input_size, config.mean, config.std,
+                          config.styles, version_prefix="cardnet-corner" if config.corner else "cardnet")
     summary = {"out": str(config.out), "model_version": version, "styles": len(config.styles),
                "holdout": list(config.holdout), "wall_s": round(time.perf_counter() - started)}
     _log(json.dumps(summary))
