@@ -98,6 +98,8 @@ def test_a_corner_branch_doubles_the_input_the_trainer_renders_and_feeds() -> No
     corner = parse_args(["--out", "m.onnx", "--corner", "--width", "40", "--height", "60"])
     assert plain.input_size == (64, 96) and plain.corner_spec is None
     assert corner.input_size == (80, 120) and corner.corner_spec == CornerSpec()
+    narrow = parse_args(["--out", "m.onnx", "--corner", "--corner-width", "24"])
+    assert narrow.corner_spec == CornerSpec(width=24)
 
 
 def test_corner_dropout_silences_the_branch_for_some_training_crops_and_never_when_reading() -> None:

@@ -66,11 +66,14 @@ class TrainConfig:
     cache: Path | None = None
     corner: bool = False
     corner_dropout: float = 0.0
+    corner_width: int = CornerSpec.width
 
     @property
     def corner_spec(self) -> CornerSpec | None:
         """The corner branch of the network (``--corner``), or None."""
-        return CornerSpec(dropout=self.corner_dropout) if self.corner else None
+        if not self.corner:
+            return None
+        return CornerSpec(width=self.corner_width, dropout=self.corner_dropout)
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -186,6 +189,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--corner", action="store_true",
                         help="add a branch reading the top-left corner at twice the resolution "
                              "(the input becomes twice --width and --height)")
+    parser.add_argument("--corner-width", type=int, default=TrainConfig.corner_width,
+                        help="input pixels of the corner the branch reads, across (the height is fixed)")
     parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
                         help="share of the training crops whose corner branch is silenced, so that the "
                              "rest of the network still reads the card alone")
@@ -195,6 +200,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.figure_swap <= 1.0:
         parser.error(f"--figure-swap is a share of the indexed figures, between 0 and 1; "
                      f"got {args.figure_swap}")
+    if args.corner_width < 8:
+        parser.error(f"--corner-width is at least 8 input pixels; got {args.corner_width}")
     if not 0.0 <= args.corner_dropout < 1.0:
         parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
                      f"got {args.corner_dropout}")
@@ -211,7 +218,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
-        corner=args.corner, corner_dropout=args.corner_dropout,
+        corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
     )
 
 
