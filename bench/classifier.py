@@ -1,8 +1,9 @@
 """Classifier speed on one CPU thread, side by side, and what reading more views of a crop buys.
 
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
-``tight_view``, and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal
-of <= 2 ms per card; then the accuracy of each setting on the same rendered crops (every style in
+``tight_view`` (on the crops the first reading is unsure of, as the runtime does, or on every crop),
+and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms
+per card; then the accuracy of each setting on the same rendered crops (every style in
 ``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
 takes and how many of its cards are read without and with the profile.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH]``.
@@ -23,7 +24,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import numpy as np  # noqa: E402
 
 from engine.cards import CARD_CODES  # noqa: E402
-from vision.classifier import CardClassifier  # noqa: E402
+from vision.classifier import UNSURE_BELOW, CardClassifier  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures  # noqa: E402
@@ -99,22 +100,24 @@ def main() -> None:
         raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
     crops, truth = rendered_crops(styles, args.per_style, args.seed)
     timing_crops = crops[:64]
-    settings = {  # name: (both_orientations, tight_view); the first is the runtime's default
-        "both ways, tight view": (True, True),
-        "both ways": (True, False),
-        "one way": (False, False),
+    settings = {  # name: (both_orientations, tight_view, unsure_below); the first is the runtime's default
+        "both ways, tight if unsure": (True, True, UNSURE_BELOW),
+        "both ways, tight always": (True, True, 1.5),
+        "both ways": (True, False, UNSURE_BELOW),
+        "one way": (False, False, UNSURE_BELOW),
     }
-    readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, tight_view=tight)
-               for name, (both, tight) in settings.items()}
-    default = readers["both ways, tight view"]
+    readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, tight_view=tight,
+                                         unsure_below=below)
+               for name, (both, tight, below) in settings.items()}
+    default = readers["both ways, tight if unsure"]
     print(f"model {default.path} version {default.info.model_version}, input {default.info.width}x"
           f"{default.info.height}, 1 thread, {len(timing_crops)} rendered crops")
-    print(f"{'views':<23}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
+    print(f"{'views':<27}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
     for name, classifier in readers.items():
         for batch in (1, 16):
             ms = ms_per_card(classifier, timing_crops, batch, repeats=5)
             frame, goal = ms / FRAME_BUDGET_MS, ms / GOAL_MS_PER_CARD
-            print(f"{name:<23}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
+            print(f"{name:<27}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
     print(f"accuracy on {len(crops)} rendered crops ({args.per_style} per style, {len(styles)} styles, "
           f"seed {args.seed}):")
     read = {name: accuracy(reader, crops, truth) for name, reader in readers.items()}

@@ -306,18 +306,45 @@ def test_reading_both_ways_up_does_not_care_which_way_up(shipped: CardClassifier
     np.testing.assert_allclose((half + other_half) / 2, upright, atol=1e-3)
 
 
-def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side(shipped: CardClassifier) -> None:
+def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> None:
     rng = np.random.default_rng(8)
     crops = [rng.integers(0, 255, (int(rng.integers(60, 300)), int(rng.integers(40, 200)), 3), dtype=np.uint8)
              for _ in range(4)]
     plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False)
+    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
-    both = shipped.read(crops)
-    assert shipped.tight_view and not plain.tight_view
+    both = every_crop.read(crops)
     np.testing.assert_allclose(both.probabilities, (whole.probabilities + cut.probabilities) / 2, atol=1e-5)
     assert both.features is not None and whole.features is not None and cut.features is not None
     np.testing.assert_allclose(both.features, (whole.features + cut.features) / 2, atol=1e-4)
     np.testing.assert_allclose(np.linalg.norm(both.embeddings, axis=1), 1.0, atol=1e-5)
+
+
+@needs_cards
+def test_only_the_crops_read_unsure_get_the_second_look() -> None:
+    assert CARDS_ROOT is not None
+    crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=3)
+    rng = np.random.default_rng(9)
+    crops += [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False)
+    whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
+    best = whole.probabilities.max(axis=1)
+    threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
+    unsure = best < threshold
+    assert 0 < unsure.sum() < len(crops)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold).read(crops)
+    expected = np.where(unsure[:, None], (whole.probabilities + cut.probabilities) / 2, whole.probabilities)
+    np.testing.assert_allclose(read.probabilities, expected, atol=1e-5)
+    assert read.features is not None and whole.features is not None and cut.features is not None
+    expected = np.where(unsure[:, None], (whole.features + cut.features) / 2, whole.features)
+    np.testing.assert_allclose(read.features, expected, atol=1e-4)
+    np.testing.assert_allclose(read.embeddings[~unsure], whole.embeddings[~unsure], atol=1e-5)
+
+
+@pytest.mark.parametrize("threshold", [-0.1, float("nan"), "0.7", True])
+def test_a_bad_unsure_threshold_is_refused(threshold: object) -> None:
+    with pytest.raises(ModelError, match="unsure_below must be a probability of 0 or more"):
+        CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold)  # type: ignore[arg-type]
 
 
 def test_cutting_tighter_takes_the_share_off_every_side_and_leaves_tiny_crops_whole() -> None:

@@ -35,6 +35,12 @@ def test_the_command_refuses_an_unknown_protocol(capsys: pytest.CaptureFixture[s
     assert "--protocol: invalid choice: 'easy'" in capsys.readouterr().err
 
 
+def test_the_command_refuses_a_negative_unsure_threshold(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--unsure-below", "-0.5"])
+    assert "--unsure-below is a probability of 0 or more; got -0.5" in capsys.readouterr().err
+
+
 @needs_cards
 def test_the_protocols_render_the_same_classes_differently() -> None:
     assert CARDS_ROOT is not None

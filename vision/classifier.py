@@ -10,11 +10,14 @@ projected from, which a deck profile's head reads when the model has them); meta
 ``embedding_dim``, ``model_version`` and ``trained_on``.
 
 A card lies on the table either way up, so by default each crop is also read turned half a turn and
-the two readings are averaged (``both_orientations``). By default each crop is also read a second
-time cut by ``TIGHT_VIEW_CUT`` of its width and height on every side, and the readings averaged
-(``tight_view``): a rough crop's margin of table, or of the card's own border, then weighs less.
-On six held-out deck styles that read 74.5% of the uncovered cards zero-shot against 73.4%, and the
-styles the model knows 99.1% against 98.9% (``models/README.md``), for twice the inference time.
+the two readings are averaged (``both_orientations``). By default a crop whose best class probability
+is then under ``UNSURE_BELOW`` is read a second time cut by ``TIGHT_VIEW_CUT`` of its width and height
+on every side, and all its readings averaged (``tight_view``, the second look): a rough crop's margin
+of table, or of the card's own border, then weighs less. On six held-out deck styles the tight view
+read 74.5% of the uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1%
+against 98.9% (``models/README.md``); taken only where the first reading is unsure it reads as well
+and costs a second look at about one crop in twenty of a deck the model knows (``unsure_below``
+above 1 gives every crop the second look).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ FEATURES_NAME = "features"
 BATCH_SIZE = 32
 DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
+UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 REQUIRED_METADATA: tuple[str, ...] = (
     "labels", "input_width", "input_height", "mean", "std", "color_order", "embedding_dim", "model_version",
 )
@@ -77,6 +81,38 @@ class Readings:
     probabilities: np.ndarray
     embeddings: np.ndarray
     features: np.ndarray | None
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class _ViewSums:
+    """Readings of a batch of crops summed over the views each crop was read in (``views`` per crop)."""
+
+    probabilities: np.ndarray
+    embeddings: np.ndarray
+    features: np.ndarray | None
+    views: np.ndarray
+
+    def best_probability(self) -> np.ndarray:
+        return self.probabilities.max(axis=1) / self.views
+
+    def plus(self, rows: np.ndarray, more: _ViewSums) -> _ViewSums:
+        """These sums with ``more`` (readings of the crops at ``rows`` only) added to those rows."""
+        probabilities, embeddings = self.probabilities.copy(), self.embeddings.copy()
+        views = self.views.copy()
+        probabilities[rows] += more.probabilities
+        embeddings[rows] += more.embeddings
+        views[rows] += more.views
+        features = None
+        if self.features is not None and more.features is not None:
+            features = self.features.copy()
+            features[rows] += more.features
+        return _ViewSums(probabilities, embeddings, features, views)
+
+    def readings(self) -> Readings:
+        """Probabilities and features by their mean over the views; embeddings as the direction of the sum."""
+        features = None if self.features is None else (self.features / self.views[:, None]).astype(np.float32)
+        return Readings((self.probabilities / self.views[:, None]).astype(np.float32),
+                        l2_normalise(self.embeddings).astype(np.float32), features)
 
 
 @dataclass(frozen=True)
@@ -238,13 +274,14 @@ class CardClassifier:
 
     def __init__(
         self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
-        tight_view: bool = True,
+        tight_view: bool = True, unsure_below: float = UNSURE_BELOW,
     ) -> None:
         self._session = session
         self.info = info
         self.path = path
         self.both_orientations = both_orientations
         self.tight_view = tight_view
+        self.unsure_below = unsure_below
 
     @classmethod
     def load(
@@ -253,8 +290,10 @@ class CardClassifier:
         threads: int = 1,
         both_orientations: bool = True,
         tight_view: bool = True,
+        unsure_below: float = UNSURE_BELOW,
     ) -> CardClassifier:
-        """Open and check a model file (default: ``default_model_path()``).
+        """Open and check a model file (default: ``default_model_path()``); ``tight_view`` and
+        ``unsure_below`` decide which crops get the second, tighter look (module docstring).
 
         ``threads`` sets onnxruntime's intra- and inter-op thread counts. Raises ModelError for a
         missing file, a file that is not ONNX, or metadata that is missing or disagrees with the outputs.
@@ -262,12 +301,15 @@ class CardClassifier:
         model_path = Path(path) if path is not None else default_model_path()
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ModelError(f"threads must be a whole number of 1 or more, got {threads!r}")
+        is_number = isinstance(unsure_below, (int, float)) and not isinstance(unsure_below, bool)
+        if not is_number or not unsure_below >= 0:  # also refuses NaN
+            raise ModelError(f"unsure_below must be a probability of 0 or more, got {unsure_below!r}")
         if not model_path.is_file():
             raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)
-        return cls(session, info, model_path, both_orientations, tight_view)
+        return cls(session, info, model_path, both_orientations, tight_view, float(unsure_below))
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -280,8 +322,9 @@ class CardClassifier:
 
     def read(self, crops: Sequence[np.ndarray]) -> Readings:
         """Everything the model outputs for the crops, in batches of ``BATCH_SIZE``; the views of a crop
-        (turned half a turn with ``both_orientations``, cut tighter with ``tight_view``) averaged:
-        probabilities and features by their mean, embeddings by the direction of their sum."""
+        (turned half a turn with ``both_orientations``, cut tighter with ``tight_view`` where the crop's
+        first reading is unsure) averaged: probabilities and features by their mean, embeddings by the
+        direction of their sum."""
         count, info = len(crops), self.info
         probabilities = np.empty((count, len(info.labels)), np.float32)
         embeddings = np.empty((count, info.embedding_dim), np.float32)
@@ -295,22 +338,30 @@ class CardClassifier:
         return Readings(probabilities, embeddings, features)
 
     def _read_batch(self, crops: Sequence[np.ndarray]) -> Readings:
+        sums = self._read_views(crops)
+        if self.tight_view:
+            unsure = np.flatnonzero(sums.best_probability() < self.unsure_below)
+            if unsure.size:
+                sums = sums.plus(unsure, self._read_views([cut_tighter(crops[i]) for i in unsure]))
+        return sums.readings()
+
+    def _read_views(self, crops: Sequence[np.ndarray]) -> _ViewSums:
+        """The model's outputs for the crops, summed over the orientations read."""
         info = self.info
-        views = [crops, [cut_tighter(crop) for crop in crops]] if self.tight_view else [crops]
-        batch = np.concatenate([to_model_input(view, info.width, info.height, info.mean, info.std)
-                                for view in views])
+        batch = to_model_input(crops, info.width, info.height, info.mean, info.std)
         if self.both_orientations:
             # A half turn of the resized crop is the resized half-turned crop: flip H and W.
             batch = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
         names = [LOGITS_NAME, EMBEDDING_NAME] + ([FEATURES_NAME] if info.features_dim else [])
         logits, embeddings, *pooled = self._session.run(names, {INPUT_NAME: batch})
         count = len(crops)
-        probabilities = softmax(logits).reshape(-1, count, logits.shape[1]).mean(axis=0)
-        embeddings = l2_normalise(embeddings.reshape(-1, count, embeddings.shape[1]).sum(axis=0))
+        views = 2 if self.both_orientations else 1
         features = None
         if pooled:
-            features = pooled[0].astype(np.float32).reshape(-1, count, pooled[0].shape[1]).mean(axis=0)
-        return Readings(probabilities.astype(np.float32), embeddings.astype(np.float32), features)
+            features = pooled[0].astype(np.float64).reshape(views, count, -1).sum(axis=0)
+        return _ViewSums(softmax(logits).astype(np.float64).reshape(views, count, -1).sum(axis=0),
+                         embeddings.astype(np.float64).reshape(views, count, -1).sum(axis=0),
+                         features, np.full(count, views, np.float64))
 
     def classify(
         self,

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
-from vision.classifier import CardClassifier
+from vision.classifier import UNSURE_BELOW, CardClassifier
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck, find_cards_root, list_styles
 from vision.enrollment import ENROLMENT_CROPS
@@ -146,8 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--no-tight-view", dest="tight_view", action="store_false",
                         help="read each crop as it is, without the runtime's second, tighter view")
+    parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
+                        help="best probability under which a crop gets the tight view too (above 1: "
+                             "every crop)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
+    if not args.unsure_below >= 0.0:
+        parser.error(f"--unsure-below is a probability of 0 or more; got {args.unsure_below}")
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -156,12 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = sorted(set(styles) - set(available))
     if unknown:
         parser.error(f"unknown styles {unknown}; available: {', '.join(available)}")
-    classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view)
+    classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view,
+                                     unsure_below=args.unsure_below)
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
                for s in styles]
-    views = "" if args.tight_view else "; no tight view"
+    views = f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
           f"protocol {args.protocol}; seed {args.seed}{views}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))
