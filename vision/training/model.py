@@ -84,6 +84,11 @@ class CornerSpec:
                 f"corner dropout is a share of the crops, 0 or more and below 1, got {self.dropout}")
 
 
+def input_factor(corner: CornerSpec | None) -> int:
+    """How many times the trunk's input size a model with this corner branch (or none) reads."""
+    return corner.factor if corner is not None else 1
+
+
 class CardNet(nn.Module):
     """Image ``[N, 3, H, W]`` -> (logits ``[N, classes]``, unit embedding ``[N, embedding_dim]``).
 
@@ -110,7 +115,7 @@ class CardNet(nn.Module):
     @property
     def input_factor(self) -> int:
         """How many times the trunk's input size the model's input is (1 without a corner branch)."""
-        return self.corner.factor if self.corner is not None else 1
+        return input_factor(self.corner)
 
     def pooled(self, image: torch.Tensor) -> torch.Tensor:
         """``[N, F]``: the pooled activations the embedding is projected from (the ONNX ``features``):

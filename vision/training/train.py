@@ -33,7 +33,7 @@ from vision.errors import VisionError
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
 from vision.training.dataset import NO_ARTWORK, cached_pool
 from vision.training.export import export_onnx
-from vision.training.model import CardNet, CornerSpec
+from vision.training.model import CardNet, CornerSpec, input_factor
 
 DEFAULT_WIDTH = 64
 DEFAULT_HEIGHT = 96
@@ -78,7 +78,7 @@ class TrainConfig:
     @property
     def input_size(self) -> tuple[int, int]:
         """The model's input (width, height): the trunk's size, times the corner branch's factor."""
-        factor = self.corner_spec.factor if self.corner_spec is not None else 1
+        factor = input_factor(self.corner_spec)
         return self.width * factor, self.height * factor
 
 
