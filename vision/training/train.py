@@ -1,6 +1,6 @@
 """Train the card classifier from the deck artwork and export ``models/cards.onnx``.
 
-    .venv/bin/python -m vision.training.train --out models/cards.onnx --seed 0
+    .venv/bin/python -m vision.training.train --out models/cards.onnx --seed 0 --threads 2 --corner
 
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
