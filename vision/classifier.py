@@ -13,9 +13,10 @@ A card lies on the table either way up, so by default each crop is also read tur
 the two readings are averaged (``both_orientations``). By default a crop whose best class probability
 is then under ``UNSURE_BELOW`` is read a second time cut by ``TIGHT_VIEW_CUT`` of its width and height
 on every side, and all its readings averaged (``tight_view``, the second look): a rough crop's margin
-of table, or of the card's own border, then weighs less. On six held-out deck styles the tight view
-read 74.5% of the uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1%
-against 98.9% (``models/README.md``); taken only where the first reading is unsure it reads as well
+of table, or of the card's own border, then weighs less. Measured with the 64x96 model before the
+corner branch (``models/README.md``): on six held-out deck styles the tight view read 74.5% of the
+uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1% against 98.9%; taken
+only where the first reading is unsure it reads as well
 and costs a second look at about one crop in twenty of a deck the model knows (``unsure_below``
 above 1 gives every crop the second look).
 """
