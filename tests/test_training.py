@@ -19,7 +19,7 @@ from vision.decks import find_cards_root, list_styles  # noqa: E402
 from vision.preprocess import to_model_input  # noqa: E402
 from vision.training.dataset import DatasetError, render_pool  # noqa: E402
 from vision.training.export import METADATA_KEYS, export_onnx  # noqa: E402
-from vision.training.model import CardNet, CornerSpec  # noqa: E402
+from vision.training.model import CardNet, CornerSpec, MixStyle  # noqa: E402
 from vision.training.train import TrainConfig, parse_args, train  # noqa: E402
 
 
@@ -121,6 +121,47 @@ def test_a_corner_dropout_outside_zero_to_one_is_refused(capsys: pytest.CaptureF
     assert "--corner-dropout is a share of the training crops" in capsys.readouterr().err
     with pytest.raises(ValueError, match="corner dropout"):
         CornerSpec(dropout=-0.1)
+
+
+def test_mixstyle_mixes_each_crops_feature_statistics_with_another_crops_and_only_in_training() -> None:
+    torch.manual_seed(3)
+    layer = MixStyle(p=1.0, alpha=0.5)
+    offsets = torch.arange(8, dtype=torch.float32).view(8, 1, 1, 1) * 10
+    features = torch.randn(8, 4, 6, 6, generator=torch.Generator().manual_seed(1)) + offsets
+    mixed = layer.train()(features)
+    means_before, means_after = features.mean(dim=(2, 3)), mixed.mean(dim=(2, 3))
+    assert not torch.allclose(means_before, means_after)
+    assert (means_after >= means_before.min(dim=0).values - 1e-4).all()
+    assert (means_after <= means_before.max(dim=0).values + 1e-4).all()
+    # Normalised to zero mean and unit spread per channel, each crop keeps its own pattern.
+    def normalised(x: torch.Tensor) -> torch.Tensor:
+        return (x - x.mean(dim=(2, 3), keepdim=True)) / x.std(dim=(2, 3), keepdim=True)
+    assert torch.allclose(normalised(mixed), normalised(features), atol=1e-3)
+    assert layer.eval()(features) is features
+    assert MixStyle(p=0.0).train()(features) is features
+
+
+def test_a_mixstyle_model_reads_exactly_like_one_without_when_not_training() -> None:
+    def built(mixstyle: float) -> CardNet:
+        torch.manual_seed(0)
+        return CardNet(len(CLASS_LABELS), embedding_dim=16, corner=CornerSpec(width=16, height=20),
+                       mixstyle=mixstyle).eval()
+
+    mixing, plain = built(1.0), built(0.0)
+    assert sum(isinstance(layer, MixStyle) for layer in mixing.modules()) == 4
+    assert not any(isinstance(layer, MixStyle) for layer in plain.modules())
+    image = torch.rand(4, 3, 96, 64, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        assert torch.equal(mixing(image)[0], plain(image)[0])
+    assert parse_args(["--out", "m.onnx", "--mixstyle", "0.5"]).mixstyle == 0.5
+
+
+def test_a_mixstyle_probability_outside_zero_to_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--mixstyle", "1.5"])
+    assert "--mixstyle is a probability per batch" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="MixStyle's probability"):
+        MixStyle(p=-0.1)
 
 
 def test_a_corner_smaller_than_eight_pixels_is_refused() -> None:

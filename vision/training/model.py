@@ -5,8 +5,9 @@ projection to a ``embedding_dim`` vector that is L2-normalised. The logits are t
 that embedding and one learned unit vector per class, times a fixed scale: so the embedding the
 runtime uses for enrolment (nearest prototype) lives in exactly the space the classes were learned in.
 
-An optional corner branch (``CornerSpec``, ``train --corner``; a pilot, not the shipped recipe: see
-``models/README.md``) reads the crop's top-left corner at twice the trunk's resolution.
+An optional corner branch (``CornerSpec``, ``train --corner``, the shipped recipe: see ``models/README.md``)
+reads the crop's top-left corner at twice the trunk's resolution. An optional ``MixStyle`` (training only)
+mixes the early feature statistics of two crops, so that the deck's print matters less than the shapes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ DEFAULT_STEM = 24
 # resolution, where a French card's index prints its rank and, under it, a suit symbol a few pixels wide.
 CORNER_BLOCKS: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (96, 2), (96, 1))
 CORNER_STEM = 16
+# How many of the first blocks of each stack a MixStyle follows: the early ones, whose statistics are style.
+MIXSTYLE_BLOCKS = 2
 
 
 def _conv_bn_relu(in_ch: int, out_ch: int, kernel: int, stride: int, groups: int = 1) -> nn.Sequential:
@@ -54,11 +57,44 @@ class SeparableBlock(nn.Module):
         return x + y if self.residual else y
 
 
-def _separable_stack(stem: int, blocks: tuple[tuple[int, int], ...], stem_stride: int) -> nn.Sequential:
+class MixStyle(nn.Module):
+    """Training only: with probability ``p`` per batch, each crop's per-channel feature mean and standard
+    deviation are mixed with another crop's of the batch (weight drawn from Beta(``alpha``, ``alpha``)).
+
+    Zhou et al., "Domain generalization with MixStyle" (ICLR 2021): the statistics of early features
+    carry the style (here: a deck's palette, line weight and print), so mixing them makes up new styles
+    between the decks of a batch. In eval mode, and so in the exported ONNX, it is the identity.
+    """
+
+    def __init__(self, p: float, alpha: float = 0.1, eps: float = 1e-6) -> None:
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"MixStyle's probability is between 0 and 1, got {p}")
+        self.p = p
+        self.beta = torch.distributions.Beta(alpha, alpha)
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if not self.training or len(x) < 2 or torch.rand(()).item() >= self.p:
+            return x
+        mean = x.mean(dim=(2, 3), keepdim=True).detach()
+        std = (x.var(dim=(2, 3), keepdim=True) + self.eps).sqrt().detach()
+        weight = self.beta.sample((len(x), 1, 1, 1)).to(x.dtype)
+        partner = torch.randperm(len(x))
+        mixed_mean = weight * mean + (1 - weight) * mean[partner]
+        mixed_std = weight * std + (1 - weight) * std[partner]
+        return (x - mean) / std * mixed_std + mixed_mean
+
+
+def _separable_stack(stem: int, blocks: tuple[tuple[int, int], ...], stem_stride: int,
+                     mixstyle: float = 0.0) -> nn.Sequential:
+    """The stem and the blocks; with ``mixstyle`` > 0, a ``MixStyle`` after each of the first two blocks."""
     layers: list[nn.Module] = [_conv_bn_relu(3, stem, 3, stem_stride)]
     channels = stem
-    for out_ch, stride in blocks:
+    for number, (out_ch, stride) in enumerate(blocks):
         layers.append(SeparableBlock(channels, out_ch, stride))
+        if mixstyle > 0 and number < MIXSTYLE_BLOCKS:
+            layers.append(MixStyle(mixstyle))
         channels = out_ch
     return nn.Sequential(*layers)
 
@@ -98,14 +134,14 @@ class CardNet(nn.Module):
 
     def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
                  blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0,
-                 corner: CornerSpec | None = None) -> None:
+                 corner: CornerSpec | None = None, mixstyle: float = 0.0) -> None:
         super().__init__()
-        self.features = _separable_stack(stem, blocks, 2)
+        self.features = _separable_stack(stem, blocks, 2, mixstyle)
         channels = blocks[-1][0] if blocks else stem
         self.corner = corner
         self.corner_features = None
         if corner is not None:
-            self.corner_features = _separable_stack(CORNER_STEM, CORNER_BLOCKS, 2)
+            self.corner_features = _separable_stack(CORNER_STEM, CORNER_BLOCKS, 2, mixstyle)
             channels += CORNER_BLOCKS[-1][0]
         self.project = nn.Linear(channels, embedding_dim)
         self.class_vectors = nn.Parameter(torch.randn(num_classes, embedding_dim) * 0.1)

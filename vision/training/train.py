@@ -67,6 +67,7 @@ class TrainConfig:
     corner: bool = False
     corner_dropout: float = 0.0
     corner_width: int = CornerSpec.width
+    mixstyle: float = 0.0
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -133,7 +134,8 @@ def train(config: TrainConfig) -> CardNet:
                                 config.seed + 2_000_003, config.workers)
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
-    model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec)
+    model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
+                    mixstyle=config.mixstyle)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
                                                    pct_start=0.15)
@@ -194,6 +196,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
                         help="share of the training crops whose corner branch is silenced, so that the "
                              "rest of the network still reads the card alone")
+    parser.add_argument("--mixstyle", type=float, default=TrainConfig.mixstyle,
+                        help="probability per batch of mixing the early feature statistics of two crops "
+                             "(MixStyle), so that a deck's print matters less than its shapes")
     args = parser.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
@@ -205,6 +210,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.corner_dropout < 1.0:
         parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
                      f"got {args.corner_dropout}")
+    if not 0.0 <= args.mixstyle <= 1.0:
+        parser.error(f"--mixstyle is a probability per batch, between 0 and 1; got {args.mixstyle}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -219,6 +226,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
+        mixstyle=args.mixstyle,
     )
 
 
