@@ -259,3 +259,12 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
         parse_args(["--out", "m.onnx", "--figure-swap", "-0.2"])
     error = capsys.readouterr().err
     assert "--figure-swap" in error and "-0.2" in error
+
+
+def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--decorate", "2"])
+    assert "--decorate is a share of the number cards" in capsys.readouterr().err
+    assert parse_args(["--out", "m.onnx", "--decorate", "0.3"]).decorate == 0.3

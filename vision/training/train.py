@@ -68,6 +68,7 @@ class TrainConfig:
     corner_dropout: float = 0.0
     corner_width: int = CornerSpec.width
     mixstyle: float = 0.0
+    decorate: float = 0.0
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -123,7 +124,8 @@ def train(config: TrainConfig) -> CardNet:
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = config.input_size
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
-                       config.workers, config.restyle, config.figure_swap).without(config.holdout)
+                       config.workers, config.restyle, config.figure_swap,
+                       config.decorate).without(config.holdout)
     images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
@@ -184,6 +186,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--figure-swap", type=float, default=TrainConfig.figure_swap,
                         help="share of the figures of decks with corner indices drawn as another figure "
                              "of the deck, so that only the index tells them (validation: none)")
+    parser.add_argument("--decorate", type=float, default=TrainConfig.decorate,
+                        help="share of the number cards 2..7 with a piece of a figure laid between the "
+                             "pips, so that a picture there is not counted (validation: none)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -205,6 +210,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.figure_swap <= 1.0:
         parser.error(f"--figure-swap is a share of the indexed figures, between 0 and 1; "
                      f"got {args.figure_swap}")
+    if not 0.0 <= args.decorate <= 1.0:
+        parser.error(f"--decorate is a share of the number cards, between 0 and 1; got {args.decorate}")
     if args.corner_width < 8:
         parser.error(f"--corner-width is at least 8 input pixels; got {args.corner_width}")
     if not 0.0 <= args.corner_dropout < 1.0:
@@ -226,7 +233,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
-        mixstyle=args.mixstyle,
+        mixstyle=args.mixstyle, decorate=args.decorate,
     )
 
 
