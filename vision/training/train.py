@@ -5,12 +5,13 @@
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
 learns what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks
-with corner indices drawn as another figure of the deck, so that it reads the index), trains CardNet
-(``--corner``: with a branch reading the top-left corner at twice the resolution, the input twice
-``--width`` and ``--height``) on it with AdamW and a one-cycle schedule, and exports the ONNX model
-with its metadata. The same seed
-and settings give the same pool and the same schedule; torch's CPU kernels may still differ in the last
-bits between machines.
+with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
+the number cards with a piece of a figure between the pips, so that a picture there is not counted),
+trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
+input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops,
+tried and not shipped, see ``models/README.md``) on it with AdamW and a one-cycle schedule, and exports
+the ONNX model with its metadata. The same seed and settings give the same pool and the same
+schedule; torch's CPU kernels may still differ in the last bits between machines.
 """
 
 from __future__ import annotations
