@@ -1,7 +1,9 @@
 """Classifier speed on one CPU thread, side by side, and what reading more views of a crop buys.
 
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
-``tight_view`` (on the crops the first reading is unsure of, as the runtime does, or on every crop),
+``tight_view`` (on the crops the first reading is unsure of, as the runtime does, or on every crop)
+and the style bank beside the model (``vision.style_bank``; where the model has none, the two
+first settings are the same),
 and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms
 per card; then the accuracy of each setting on the same rendered crops (every style in
 ``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
@@ -105,15 +107,16 @@ def main() -> None:
         raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
     crops, truth = rendered_crops(styles, args.per_style, args.seed)
     timing_crops = crops[::max(1, len(crops) // 64)][:64]  # spread over all the styles
-    settings = {  # name: (both_orientations, tight_view, unsure_below); the first is the runtime's default
-        "both ways, tight if unsure": (True, True, UNSURE_BELOW),
-        "both ways, tight always": (True, True, 1.5),
-        "both ways": (True, False, UNSURE_BELOW),
-        "one way": (False, False, UNSURE_BELOW),
+    settings = {  # name: (both_orientations, tight_view, unsure_below, use_bank); the first is the default
+        "both ways, tight if unsure": (True, True, UNSURE_BELOW, True),
+        "the same, no style bank": (True, True, UNSURE_BELOW, False),
+        "both ways, tight always": (True, True, 1.5, True),
+        "both ways": (True, False, UNSURE_BELOW, True),
+        "one way": (False, False, UNSURE_BELOW, True),
     }
     readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, tight_view=tight,
-                                         unsure_below=below)
-               for name, (both, tight, below) in settings.items()}
+                                         unsure_below=below, use_bank=bank)
+               for name, (both, tight, below, bank) in settings.items()}
     default = readers["both ways, tight if unsure"]
     print(f"model {default.path} version {default.info.model_version}, input {default.info.width}x"
           f"{default.info.height}, 1 thread, {len(timing_crops)} rendered crops")

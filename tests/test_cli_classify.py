@@ -14,6 +14,7 @@ from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.crops import prepare_artwork, render_card_crop
 from vision.decks import Deck, find_cards_root, read_image
+from vision.style_bank import StyleBank, bank_path
 
 
 def _write_picture(path: Path, seed: int) -> Path:
@@ -152,6 +153,19 @@ def test_a_corrupt_profile_is_one_error_line(
     image = _write_picture(tmp_path / "crop.png", 5)
     assert main(["classify", "--model", str(tiny_model), "--deck", str(profile), str(image)]) == 2
     assert "deck.npz: not a deck profile" in capsys.readouterr().err
+
+
+def test_a_style_bank_of_another_model_is_one_error_line_naming_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    model = write_tiny_model(tmp_path / "tiny.onnx")
+    prototypes = np.ones((1, len(CLASS_LABELS), 8), np.float32) / np.sqrt(8)
+    StyleBank("an-older-model", CLASS_LABELS, ("francesi",), prototypes).save(bank_path(model))
+    image = _write_picture(tmp_path / "crop.png", 6)
+    assert main(["classify", "--model", str(model), str(image)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tressette classify: errore: the style bank beside")
+    assert "an-older-model" in err and "tiny-test" in err and "vision.training.bank" in err
 
 
 # ---------------------------------------------------------------------------------------------------

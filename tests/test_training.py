@@ -21,6 +21,7 @@ from vision.training.dataset import DatasetError, render_pool  # noqa: E402
 from vision.training.export import METADATA_KEYS, export_onnx  # noqa: E402
 from vision.training.model import CardNet, CornerSpec, MixStyle  # noqa: E402
 from vision.training.train import TrainConfig, parse_args, train  # noqa: E402
+from vision.training.train import main as train_main  # noqa: E402
 
 
 def test_model_outputs_logits_and_unit_embeddings() -> None:
@@ -268,3 +269,19 @@ def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(
         parse_args(["--out", "m.onnx", "--decorate", "2"])
     assert "--decorate is a share of the number cards" in capsys.readouterr().err
     assert parse_args(["--out", "m.onnx", "--decorate", "0.3"]).decorate == 0.3
+
+
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
+def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_path: Path) -> None:
+    from vision.classifier import CardClassifier
+    from vision.style_bank import bank_path
+
+    style = list_styles(find_cards_root())[0]
+    out = tmp_path / "m.onnx"
+    assert train_main(["--out", str(out), "--width", "32", "--height", "48", "--pool", "64",
+                       "--val-pool", "16", "--steps", "2", "--batch", "16", "--workers", "1",
+                       "--threads", "1", "--styles", style]) == 0
+    classifier = CardClassifier.load(out)
+    assert classifier.bank is not None and bank_path(out).is_file()
+    assert classifier.bank.styles == (style,)
+    assert classifier.bank.model_version == classifier.info.model_version

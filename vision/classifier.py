@@ -19,6 +19,9 @@ uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1% ag
 only where the first reading is unsure it reads as well
 and costs a second look at about one crop in twenty of a deck the model knows (``unsure_below``
 above 1 gives every crop the second look).
+
+Where the model has a style bank beside it (``cards.bank.npz``, ``vision.style_bank``), ``classify``
+without a deck profile revises the probabilities by it; ``read`` always gives the model's own.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import numpy as np
 from engine.cards import CLASS_LABELS
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
+from vision.style_bank import StyleBank, bank_path
 
 if TYPE_CHECKING:
     from onnxruntime import InferenceSession
@@ -275,7 +279,7 @@ class CardClassifier:
 
     def __init__(
         self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
-        tight_view: bool = True, unsure_below: float = UNSURE_BELOW,
+        tight_view: bool = True, unsure_below: float = UNSURE_BELOW, bank: StyleBank | None = None,
     ) -> None:
         self._session = session
         self.info = info
@@ -283,6 +287,7 @@ class CardClassifier:
         self.both_orientations = both_orientations
         self.tight_view = tight_view
         self.unsure_below = unsure_below
+        self.bank = bank
 
     @classmethod
     def load(
@@ -292,12 +297,15 @@ class CardClassifier:
         both_orientations: bool = True,
         tight_view: bool = True,
         unsure_below: float = UNSURE_BELOW,
+        use_bank: bool = True,
     ) -> CardClassifier:
         """Open and check a model file (default: ``default_model_path()``); ``tight_view`` and
-        ``unsure_below`` decide which crops get the second, tighter look (module docstring).
+        ``unsure_below`` decide which crops get the second, tighter look (module docstring); with
+        ``use_bank``, the style bank beside the model is opened too where there is one.
 
         ``threads`` sets onnxruntime's intra- and inter-op thread counts. Raises ModelError for a
-        missing file, a file that is not ONNX, or metadata that is missing or disagrees with the outputs.
+        missing file, a file that is not ONNX, or metadata that is missing or disagrees with the outputs;
+        BankError (``vision.style_bank``) for a bank beside it that is unreadable or of another model.
         """
         model_path = Path(path) if path is not None else default_model_path()
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -310,7 +318,13 @@ class CardClassifier:
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)
-        return cls(session, info, model_path, both_orientations, tight_view, float(unsure_below))
+        classifier = cls(session, info, model_path, both_orientations, tight_view, float(unsure_below))
+        bank_file = bank_path(model_path)
+        if use_bank and bank_file.is_file():
+            bank = StyleBank.load(bank_file)
+            bank.check_model(classifier)
+            classifier.bank = bank
+        return classifier
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -371,13 +385,15 @@ class CardClassifier:
         profile: ProbabilityAdjuster | None = None,
     ) -> list[Prediction]:
         """Read each crop; with a deck ``profile`` (made with this model, else a VisionError naming it)
-        the probabilities are revised by it (its head, or its prototypes)."""
+        the probabilities are revised by it (its head, or its prototypes), else by the model's style
+        bank where it has one."""
         if profile is not None:
             profile.check_model(self)
         readings = self.read(crops)
         probabilities = readings.probabilities
-        if profile is not None:
-            probabilities = profile.adjust(probabilities, readings.embeddings, readings.features)
+        adjuster = profile if profile is not None else self.bank
+        if adjuster is not None:
+            probabilities = adjuster.adjust(probabilities, readings.embeddings, readings.features)
         return predictions_from(probabilities, readings.embeddings, self.info.labels, top_k)
 
 

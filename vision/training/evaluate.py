@@ -149,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
                         help="best probability under which a crop gets the tight view too (above 1: "
                              "every crop)")
+    parser.add_argument("--no-bank", dest="use_bank", action="store_false",
+                        help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if not args.unsure_below >= 0.0:
@@ -162,12 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown styles {unknown}; available: {', '.join(available)}")
     classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view,
-                                     unsure_below=args.unsure_below)
+                                     unsure_below=args.unsure_below, use_bank=args.use_bank)
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
                for s in styles]
     views = f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
+    bank = classifier.bank
+    views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
           f"protocol {args.protocol}; seed {args.seed}{views}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))

@@ -10,8 +10,9 @@ the number cards with a piece of a figure between the pips, so that a picture th
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops,
 tried and not shipped, see ``models/README.md``) on it with AdamW and a one-cycle schedule, and exports
-the ONNX model with its metadata. The same seed and settings give the same pool and the same
-schedule; torch's CPU kernels may still differ in the last bits between machines.
+the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
+The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
+differ in the last bits between machines.
 """
 
 from __future__ import annotations
@@ -29,9 +30,12 @@ import torch
 from torch.nn import functional as F  # noqa: N812
 
 from engine.cards import CLASS_LABELS
+from vision.classifier import CardClassifier
 from vision.decks import find_cards_root, list_styles
 from vision.errors import VisionError
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
+from vision.style_bank import bank_path
+from vision.training.bank import build_bank
 from vision.training.dataset import NO_ARTWORK, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
@@ -244,8 +248,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = train(config)
     version = export_onnx(model, config.out, CLASS_LABELS, *config.input_size, config.mean, config.std,
                           config.styles, version_prefix="cardnet-corner" if config.corner else "cardnet")
-    summary = {"out": str(config.out), "model_version": version, "styles": len(config.styles),
-               "holdout": list(config.holdout), "wall_s": round(time.perf_counter() - started)}
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    classifier = CardClassifier.load(config.out, threads=config.threads, use_bank=False)
+    bank = build_bank(classifier, root, config.styles).save(bank_path(config.out))
+    summary = {"out": str(config.out), "bank": str(bank), "model_version": version,
+               "styles": len(config.styles), "holdout": list(config.holdout),
+               "wall_s": round(time.perf_counter() - started)}
     _log(json.dumps(summary))
     return 0
 

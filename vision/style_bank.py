@@ -1,0 +1,137 @@
+"""The card prototypes of the deck styles the model was trained on: a zero-shot nudge towards the
+known deck an unseen card most resembles.
+
+A bank holds, for each training style and each class, the unit mean embedding of a few rendered crops
+(``prototypes [styles, classes, D]``; ``python -m vision.training.bank`` makes it, and the trainer
+writes one beside every model it exports). It lives beside its model as ``cards.bank.npz``
+(``bank_path``) and belongs to that model alone (``model_version``).
+
+The rule (``adjust``): each class's similarity is the crop's best cosine to that class's prototypes
+over all styles; the head's probabilities are multiplied by the softmax of those similarities at
+``temperature`` and renormalised. A crop of a deck the model never saw is thus read a little more like
+the known deck it is nearest to: on the held-out twins in ``models/README.md`` about one point more
+of the unseen styles' crops, and the same on the styles the model knows. A deck profile, where the
+player enrolled the deck, replaces the bank: it knows that deck better.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.classifier import CardClassifier
+
+BANK_FORMAT = "tressette-style-bank/1"
+BANK_SUFFIX = ".bank.npz"
+DEFAULT_TEMPERATURE = 0.1
+REBUILD_BANK = "rebuild it: .venv/bin/python -m vision.training.bank --model {model}"
+_META_KEY = "meta"
+_PROTOTYPES_KEY = "prototypes"
+
+
+class BankError(VisionError):
+    """A style bank that cannot be read, is malformed, or was made for another model."""
+
+
+def bank_path(model_path: Path | str) -> Path:
+    """Where a model's bank lives: ``models/cards.onnx`` -> ``models/cards.bank.npz``."""
+    model = Path(model_path)
+    return model.with_name(model.stem + BANK_SUFFIX)
+
+
+@dataclass(frozen=True, eq=False)  # holds an array
+class StyleBank:
+    """Prototypes ``[len(styles), len(labels), D]`` (unit rows) of one model (``model_version``)."""
+
+    model_version: str
+    labels: tuple[str, ...]
+    styles: tuple[str, ...]
+    prototypes: np.ndarray
+    temperature: float = DEFAULT_TEMPERATURE
+
+    def __post_init__(self) -> None:
+        shape = self.prototypes.shape
+        if len(shape) != 3 or shape[:2] != (len(self.styles), len(self.labels)) or shape[2] < 1:
+            raise BankError(f"a bank of {len(self.styles)} styles and {len(self.labels)} classes needs "
+                            f"prototypes [styles, classes, D], got {shape}")
+        if not np.isfinite(self.prototypes).all():
+            raise BankError("the bank's prototypes hold NaN or infinite values")
+        number = isinstance(self.temperature, (int, float)) and not isinstance(self.temperature, bool)
+        if not (number and self.temperature > 0):
+            raise BankError(f"the bank's temperature must be a number above 0, got {self.temperature!r}")
+
+    def class_similarity(self, embeddings: np.ndarray) -> np.ndarray:
+        """``[N, classes]``: each crop's best cosine to each class's prototypes over the styles."""
+        styles, classes, dims = self.prototypes.shape
+        cosines = embeddings.astype(np.float32) @ self.prototypes.reshape(styles * classes, dims).T
+        return cosines.reshape(len(embeddings), styles, classes).max(axis=1)
+
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray,
+               features: np.ndarray | None = None) -> np.ndarray:
+        """The head's ``probabilities`` times the softmax of ``class_similarity / temperature``,
+        renormalised per row (``features`` is not used; it is there for ``ProbabilityAdjuster``)."""
+        scaled = self.class_similarity(embeddings).astype(np.float64) / self.temperature
+        scaled -= scaled.max(axis=1, keepdims=True)
+        combined = probabilities.astype(np.float64) * np.exp(scaled)
+        return (combined / combined.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def check_model(self, classifier: CardClassifier) -> None:
+        """Raise BankError unless this bank was made with ``classifier``'s model (version, labels, D)."""
+        info = classifier.info
+        if self.model_version != info.model_version:
+            raise BankError(
+                f"the style bank beside {classifier.path} was made for model {self.model_version}, "
+                f"the model is {info.model_version}; " + REBUILD_BANK.format(model=classifier.path))
+        if self.labels != info.labels or self.prototypes.shape[2] != info.embedding_dim:
+            raise BankError(f"the style bank beside {classifier.path} does not fit the model's classes "
+                            f"or its {info.embedding_dim}-value embedding; "
+                            + REBUILD_BANK.format(model=classifier.path))
+
+    def save(self, path: Path | str) -> Path:
+        """Write the bank as ``.npz`` to exactly ``path``."""
+        target = Path(path)
+        meta = {"format": BANK_FORMAT, "model_version": self.model_version, "labels": list(self.labels),
+                "styles": list(self.styles), "temperature": self.temperature}
+        with target.open("wb") as stream:
+            np.savez_compressed(stream, **{_META_KEY: np.array(json.dumps(meta)),
+                                           _PROTOTYPES_KEY: self.prototypes.astype(np.float16)})
+        return target
+
+    @classmethod
+    def load(cls, path: Path | str) -> StyleBank:
+        """Read a bank written by ``save``; raise BankError naming the file and what is wrong."""
+        source = Path(path)
+        try:
+            with np.load(source, allow_pickle=False) as archive:
+                meta_text = str(archive[_META_KEY])
+                prototypes = np.asarray(archive[_PROTOTYPES_KEY], dtype=np.float32)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            raise BankError(f"{source}: not a style bank ({type(error).__name__}: {error})") from None
+        try:
+            meta = json.loads(meta_text)
+            if not isinstance(meta, dict) or meta.get("format") != BANK_FORMAT:
+                raise BankError(f"{source}: not a style bank of format {BANK_FORMAT!r}")
+            return cls(model_version=str(meta["model_version"]), labels=_strings(meta["labels"]),
+                       styles=_strings(meta["styles"]), prototypes=prototypes,
+                       temperature=float(meta["temperature"]))
+        except BankError as error:
+            message = str(error)
+            raise BankError(message if message.startswith(str(source)) else f"{source}: {message}") from None
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise BankError(f"{source}: a style bank with bad metadata ({type(error).__name__}: "
+                            f"{error})") from None
+
+
+def _strings(values: Sequence[object]) -> tuple[str, ...]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise TypeError(f"expected a list of strings, got {values!r}")
+    return tuple(values)
