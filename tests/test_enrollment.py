@@ -29,6 +29,7 @@ from vision.enrollment import (
     FEATURES_INPUT,
     MIN_CARD_SHARE,
     PROFILE_FORMAT,
+    SURE_MATCH,
     DeckProfile,
     EnrollmentError,
     ProfileError,
@@ -259,16 +260,53 @@ def test_the_same_seed_makes_the_same_profile(tiny: CardClassifier) -> None:
     np.testing.assert_array_equal(first.prototypes, again.prototypes)
 
 
+def _far_from(prototypes: np.ndarray, count: int) -> np.ndarray:
+    """``count`` unit vectors orthogonal to every prototype (cosine 0 to each)."""
+    basis = np.linalg.svd(prototypes.astype(np.float64))[2]  # rows past the rank span the null space
+    free = basis[len(prototypes):]
+    return free[np.arange(count) % len(free)].astype(np.float32)
+
+
 def test_a_profile_keeps_the_mass_of_classes_it_does_not_hold(small_profile: DeckProfile) -> None:
     rng = np.random.default_rng(3)
     probabilities = rng.dirichlet(np.ones(42), size=6).astype(np.float32)
-    embeddings = small_profile.prototypes[[0, 1, 2, 0, 1, 2]]
+    embeddings = _far_from(small_profile.prototypes, 6)
+    assert small_profile.similarities(embeddings).max() < small_profile.sure_match
     revised = small_profile.adjust(probabilities, embeddings)
     np.testing.assert_allclose(revised.sum(axis=1), 1.0, atol=1e-5)
     held = [small_profile.model_labels.index(c) for c in small_profile.classes]
     others = [i for i in range(42) if i not in held]
     np.testing.assert_allclose(revised[:, others], probabilities[:, others], atol=1e-7)
     assert small_profile.model_labels[41] == NONE and 41 in others
+
+
+def test_a_crop_that_is_an_enrolled_picture_is_not_read_as_no_card(small_profile: DeckProfile) -> None:
+    small_profile = replace(small_profile, head=None)  # the tiny model's head is noise: read by prototypes
+    labels = small_profile.model_labels
+    none, three, five = labels.index(NONE), labels.index("3c"), labels.index("5c")
+    probabilities = np.full((2, 42), 0.01 / 40, np.float32)
+    probabilities[:, none], probabilities[:, five] = 0.9, 0.09  # the model: no card, else a 5c
+    embeddings = np.stack([small_profile.prototypes[small_profile.prototype_labels.index("3c")],
+                           _far_from(small_profile.prototypes, 1)[0]])
+    revised = small_profile.adjust(probabilities, embeddings)
+    np.testing.assert_allclose(revised.sum(axis=1), 1.0, atol=1e-5)
+    assert revised[0, none] == 0.0 and revised[0].argmax() == three  # the sure match: the enrolled card
+    assert revised[0, five] == pytest.approx(0.09)  # classes the deck does not hold keep their mass
+    np.testing.assert_allclose(revised[1, [none, five]], [0.9, 0.09], rtol=1e-6)  # no match: as before
+    stricter = replace(small_profile, sure_match=1.0)
+    assert stricter.adjust(probabilities, embeddings * 0.999 + 0.001)[0, none] == pytest.approx(0.9)
+
+
+def test_a_profile_written_before_sure_match_reads_with_the_default(
+    tmp_path: Path, small_profile: DeckProfile,
+) -> None:
+    path = replace(small_profile, sure_match=0.5, head=None).save(tmp_path / "deck.npz")
+    with np.load(path) as archive:
+        meta, prototypes = json.loads(str(archive["meta"])), archive["prototypes"]
+    del meta["sure_match"]
+    with path.open("wb") as stream:
+        np.savez(stream, meta=np.array(json.dumps(meta)), prototypes=prototypes)
+    assert DeckProfile.load(path).sure_match == SURE_MATCH
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", b"PK\x03\x04 broken zip"])
@@ -298,6 +336,8 @@ def _rewrite_meta(path: Path, **changes: object) -> None:
     ({"prototype_labels": ["3c"]}, r"'prototypes' has shape \[3, 8\] for 1 prototype labels"),
     ({"prototype_labels": ["3c", "4s", "joker"]}, r"unknown labels \['joker'\]"),
     ({"weight": 1.5}, "'weight' must lie in 0..1"),
+    ({"sure_match": 0}, r"'sure_match' must be a cosine in \(0, 1\], got 0"),
+    ({"sure_match": "high"}, r"'sure_match' must be a cosine in \(0, 1\], got 'high'"),
 ])
 def test_a_profile_with_bad_metadata_names_the_key(
     tmp_path: Path, small_profile: DeckProfile, changes: dict[str, object], message: str,
@@ -437,6 +477,30 @@ def test_a_card_is_cut_out_of_a_photo_of_the_table() -> None:
     assert cut.shape[0] > cut.shape[1]
     assert abs(cut.shape[0] - 360) <= 12 and abs(cut.shape[1] - 220) <= 12
     assert np.median(cut.reshape(-1, 3), axis=0).min() > 200  # paper, not felt
+
+
+def test_a_card_on_a_light_table_is_cut_out() -> None:
+    rng = np.random.default_rng(4)
+    photo = np.clip(rng.normal((196, 188, 200), 6, (600, 500, 3)), 0, 255).astype(np.uint8)  # a pale cloth
+    card = cv2.boxPoints(((250.0, 300.0), (370.0, 540.0), 3.0)).astype(np.int32)
+    cv2.fillConvexPoly(photo, card, (246, 248, 250))
+    cv2.polylines(photo, [card], True, (60, 60, 60), 2)
+    cv2.putText(photo, "7", (200, 330), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
+    cut = cut_out_card(photo)
+    assert abs(cut.shape[0] - 540) <= 14 and abs(cut.shape[1] - 370) <= 14, cut.shape
+    assert np.median(cut.reshape(-1, 3), axis=0).min() > 235  # paper, not cloth
+
+
+def test_a_scan_is_not_cut_to_what_is_printed_on_it() -> None:
+    framed = np.full((300, 200, 3), 245, np.uint8)  # a white rim around a dark red print
+    cv2.rectangle(framed, (12, 12), (187, 287), (30, 20, 150), -1)
+    cv2.circle(framed, (100, 150), 40, (240, 240, 240), -1)
+    assert cut_out_card(framed) is framed
+    sheet = np.full((144, 80, 3), 255, np.uint8)  # cut from a sheet: its green shows at the corners
+    sheet[:3, :4] = sheet[:3, -4:] = sheet[-3:, :4] = sheet[-3:, -4:] = (0, 128, 0)
+    cv2.rectangle(sheet, (0, 0), (79, 143), (0, 0, 0), 1)
+    cv2.rectangle(sheet, (14, 26), (65, 117), (40, 160, 220), -1)  # a figure in the middle
+    assert cut_out_card(sheet) is sheet
 
 
 def test_a_scan_or_a_picture_without_a_card_is_kept_as_it_is() -> None:
