@@ -491,6 +491,18 @@ def test_a_card_on_a_light_table_is_cut_out() -> None:
     assert np.median(cut.reshape(-1, 3), axis=0).min() > 235  # paper, not cloth
 
 
+def test_a_card_photographed_at_an_angle_is_straightened_by_its_corners() -> None:
+    photo = np.zeros((600, 500, 3), np.uint8)
+    photo[:] = (40, 110, 30)  # green felt
+    card = np.array([[130, 80], [370, 100], [400, 520], [95, 500]], np.int32)  # nearer at the bottom
+    cv2.fillConvexPoly(photo, card, (235, 240, 245))
+    cv2.putText(photo, "7", (200, 330), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
+    cut = cut_out_card(photo)
+    assert cut.shape[0] > cut.shape[1]
+    for corner in (cut[3:9, 3:9], cut[3:9, -9:-3], cut[-9:-3, 3:9], cut[-9:-3, -9:-3]):
+        assert corner.reshape(-1, 3).mean(axis=0).min() > 200  # paper in the corners: no felt triangle
+
+
 def test_a_scan_is_not_cut_to_what_is_printed_on_it() -> None:
     framed = np.full((300, 200, 3), 245, np.uint8)  # a white rim around a dark red print
     cv2.rectangle(framed, (12, 12), (187, 287), (30, 20, 150), -1)

@@ -310,12 +310,6 @@ def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray) -> bool:
     return _looks_cut_to_the_card(card) and distance >= MIN_TABLE_TO_PAPER_DISTANCE
 
 
-def _corners_in_order(quad: np.ndarray) -> np.ndarray:
-    """Top-left, top-right, bottom-right, bottom-left."""
-    sums, diffs = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
-    return np.float32([quad[sums.argmin()], quad[diffs.argmin()], quad[sums.argmax()], quad[diffs.argmax()]])
-
-
 # A picture whose outer ring looks like card paper may still be a photo on a light table: a card found
 # in it is taken only when it fills this much of the picture (a scan's inner frame, around a French
 # figure, fills less; a light table around a card in a phone photo, more).
@@ -364,36 +358,56 @@ def _outline_mask(small: np.ndarray) -> np.ndarray:
 RotatedBox = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
 
 
-def _largest_region_box(mask: np.ndarray) -> tuple[RotatedBox, float, float] | None:
-    """The rotated box of the mask's largest region, the share of the picture the box covers, and how
-    fully the region fills the box."""
+@dataclass(frozen=True, eq=False)  # holds arrays
+class Region:
+    """The largest region of a mask: its outline, its rotated box, the share of the picture the box
+    covers and how fully the region fills the box."""
+
+    outline: np.ndarray
+    box: RotatedBox
+    share: float
+    filled: float
+
+    def has_card_shape(self, min_share: float) -> bool:
+        """A box over ``min_share``..97% of the picture, a card's proportions, filled over 85%."""
+        proportion = min(self.box[1]) / max(*self.box[1], 1.0)
+        return min_share <= self.share <= 0.97 and 0.45 <= proportion <= 0.85 and self.filled > 0.85
+
+    def corners(self) -> np.ndarray:
+        """``[4, 2]`` float32, clockwise from the top left: the outline's four corners where it is a
+        quadrilateral (a card seen at an angle), else its box's."""
+        hull = cv2.convexHull(self.outline)
+        perimeter = cv2.arcLength(hull, True)
+        for tolerance in (0.02, 0.03, 0.04, 0.05):
+            polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True)
+            if len(polygon) == 4 and cv2.contourArea(polygon) >= 0.9 * cv2.contourArea(hull):
+                return _clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
+        return _clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
+
+
+def _largest_region(mask: np.ndarray) -> Region | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     outline = max(contours, key=cv2.contourArea)
     box = cv2.minAreaRect(outline)
     box_area = box[1][0] * box[1][1]
-    return box, box_area / (mask.shape[0] * mask.shape[1]), cv2.contourArea(outline) / max(box_area, 1.0)
+    return Region(outline, box, box_area / (mask.shape[0] * mask.shape[1]),
+                  cv2.contourArea(outline) / max(box_area, 1.0))
 
 
-def _card_box(mask: np.ndarray, min_share: float) -> tuple[RotatedBox, float] | None:
-    """The box of the mask's largest region and how fully the region fills it, when the box covers
-    ``min_share``..97% of the picture with a card's proportions and the region fills it (> 85%)."""
-    found = _largest_region_box(mask)
-    if found is None:
-        return None
-    box, share, filled = found
-    proportion = min(box[1]) / max(*box[1], 1.0)
-    if min_share <= share <= 0.97 and 0.45 <= proportion <= 0.85 and filled > 0.85:
-        return box, filled
-    return None
+def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
+    """Four points in clockwise order (on the image, y down), the one nearest the top left first."""
+    centre = points.mean(axis=0)
+    clockwise = points[np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))]
+    return np.roll(clockwise, -int(clockwise.sum(axis=1).argmin()), axis=0)
 
 
 def _is_all_paper(paper: np.ndarray) -> bool:
     """Whether one region of paper fills the picture: a card cut from a sheet with a little of the
     sheet at its corners, whose drawing must not be taken for the card."""
-    found = _largest_region_box(paper)
-    return found is not None and found[1] > 0.97 and found[2] > 0.85
+    region = _largest_region(paper)
+    return region is not None and region.share > 0.97 and region.filled > 0.85
 
 
 def cut_out_card(picture: np.ndarray) -> np.ndarray:
@@ -417,19 +431,19 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
         return picture
     masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut else [_outline_mask(small)])
     min_share = MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
-    found = [box for box in (_card_box(mask, min_share) for mask in masks) if box is not None]
-    for box, _ in sorted(found, key=lambda box_and_fill: -box_and_fill[1]):
-        card = _warp_box(picture, box, scale)
+    regions = [_largest_region(mask) for mask in masks]
+    found = [region for region in regions if region is not None and region.has_card_shape(min_share)]
+    for region in sorted(found, key=lambda region: -region.filled):
+        card = _warp_quad(picture, region.corners() / scale)
         if not looks_cut or _is_card_on_a_light_table(picture, card):
             return card
     return picture
 
 
-def _warp_box(picture: np.ndarray, box: RotatedBox, scale: float) -> np.ndarray:
-    """The part of the picture in ``box`` (found on the picture resized by ``scale``), upright."""
-    quad = _corners_in_order(cv2.boxPoints(box) / scale)
-    out_w = max(8, round(float(np.linalg.norm(quad[1] - quad[0]))))
-    out_h = max(8, round(float(np.linalg.norm(quad[3] - quad[0]))))
+def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The part of the picture inside ``quad`` (clockwise from the top left), straightened, upright."""
+    out_w = max(8, round(float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2))
+    out_h = max(8, round(float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2))
     target = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     card = cv2.warpPerspective(picture, cv2.getPerspectiveTransform(quad, target), (out_w, out_h),
                                flags=cv2.INTER_AREA)
