@@ -22,6 +22,7 @@ from vision.crops import (
     render_card_crop,
     render_none_crop,
 )
+from vision.cutout import cut_out_card
 from vision.deck_head import LinearHead
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import (
@@ -33,7 +34,6 @@ from vision.enrollment import (
     DeckProfile,
     EnrollmentError,
     ProfileError,
-    cut_out_card,
     enroll_folder,
     enroll_pictures,
     picture_artwork,

@@ -1,0 +1,175 @@
+"""Cutting a card out of a user's photo of it: the card found on the table and straightened.
+
+A user enrols a deck from one picture per card (``vision.enrollment``): a scan, a picture already
+cut to the card, or a phone photo of the card lying on a table. ``cut_out_card`` finds the card in a
+photo and returns it upright and straightened; a picture that already is the card comes back as it
+is. No torch here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A picture whose outer ring looks like card paper may still be a photo on a light table: a card found
+# in it is taken only when it fills this much of the picture (a scan's inner frame, around a French
+# figure, fills less; a light table around a card in a phone photo, more).
+MIN_CARD_IN_LIGHT_PICTURE = 0.6
+MIN_TABLE_TO_PAPER_DISTANCE = 10.0  # CIELAB (8-bit scale) between a light table and the card's edge
+RotatedBox = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
+
+
+def _outer_ring(image: np.ndarray) -> np.ndarray:
+    """``[N, 3]``: the pixels of the image's outer ring, 3% of its shorter side wide."""
+    k = max(2, round(0.03 * min(image.shape[:2])))
+    return np.concatenate([image[:k].reshape(-1, 3), image[-k:].reshape(-1, 3),
+                           image[:, :k].reshape(-1, 3), image[:, -k:].reshape(-1, 3)])
+
+
+def _looks_cut_to_the_card(picture: np.ndarray) -> bool:
+    """True when the picture's outer ring is card paper (light, unsaturated): a scan or a tight crop."""
+    hsv = cv2.cvtColor(_outer_ring(picture).reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return float(np.median(hsv[:, 2])) > 170 and float(np.median(hsv[:, 1])) < 70
+
+
+def _ring_colour(image: np.ndarray) -> np.ndarray:
+    """The median CIELAB colour of the image's outer ring."""
+    ring = _outer_ring(image).reshape(1, -1, 3)
+    return np.median(cv2.cvtColor(ring, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
+
+
+def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray) -> bool:
+    """Whether ``card``, cut out of a picture whose outer ring is paper-like, is a card lying on a
+    light table rather than a part of a scanned card: its own edge is card paper too, of another
+    colour than the picture's edge (the table)."""
+    distance = float(np.linalg.norm(_ring_colour(card) - _ring_colour(picture)))
+    return _looks_cut_to_the_card(card) and distance >= MIN_TABLE_TO_PAPER_DISTANCE
+
+
+def _closed(mask: np.ndarray) -> np.ndarray:
+    """The mask with gaps under 15 px (the print on the card's paper) filled."""
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
+
+
+def _paper_mask(small: np.ndarray) -> np.ndarray:
+    """Paper-like pixels: value minus saturation above Otsu's threshold."""
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV).astype(np.int16)
+    paper = np.clip(hsv[:, :, 2] - hsv[:, :, 1], 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return _closed(mask)
+
+
+def _unlike_table_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels far in colour (CIELAB) from the picture's outer ring, the table, above Otsu's threshold:
+    a card on a table as light as its paper."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    distance = np.linalg.norm(lab - np.median(_outer_ring(lab), axis=0), axis=2)
+    scaled = (distance * (255.0 / max(float(distance.max()), 1.0))).astype(np.uint8)
+    _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return cv2.morphologyEx(_closed(mask), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+
+
+def _outline_mask(small: np.ndarray) -> np.ndarray:
+    """The convex hull of the longest run of edges: a card whose outline is drawn but whose paper and
+    table are alike in colour (a grey card on a grey cloth)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(gray)
+    if contours:
+        cv2.fillPoly(mask, [max((cv2.convexHull(c) for c in contours), key=cv2.contourArea)], 255)
+    return mask
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class Region:
+    """The largest region of a mask: its outline, its rotated box, the share of the picture the box
+    covers and how fully the region fills the box."""
+
+    outline: np.ndarray
+    box: RotatedBox
+    share: float
+    filled: float
+
+    def has_card_shape(self, min_share: float) -> bool:
+        """A box over ``min_share``..97% of the picture, a card's proportions, filled over 85%."""
+        proportion = min(self.box[1]) / max(*self.box[1], 1.0)
+        return min_share <= self.share <= 0.97 and 0.45 <= proportion <= 0.85 and self.filled > 0.85
+
+    def corners(self) -> np.ndarray:
+        """``[4, 2]`` float32, clockwise from the top left: the outline's four corners where it is a
+        quadrilateral (a card seen at an angle), else its box's."""
+        hull = cv2.convexHull(self.outline)
+        perimeter = cv2.arcLength(hull, True)
+        for tolerance in (0.02, 0.03, 0.04, 0.05):
+            polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True)
+            if len(polygon) == 4 and cv2.contourArea(polygon) >= 0.9 * cv2.contourArea(hull):
+                return _clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
+        return _clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
+
+
+def _largest_region(mask: np.ndarray) -> Region | None:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    outline = max(contours, key=cv2.contourArea)
+    box = cv2.minAreaRect(outline)
+    box_area = box[1][0] * box[1][1]
+    return Region(outline, box, box_area / (mask.shape[0] * mask.shape[1]),
+                  cv2.contourArea(outline) / max(box_area, 1.0))
+
+
+def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
+    """Four points in clockwise order (on the image, y down), the one nearest the top left first."""
+    centre = points.mean(axis=0)
+    clockwise = points[np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))]
+    return np.roll(clockwise, -int(clockwise.sum(axis=1).argmin()), axis=0)
+
+
+def _is_all_paper(paper: np.ndarray) -> bool:
+    """Whether one region of paper fills the picture: a card cut from a sheet with a little of the
+    sheet at its corners, whose drawing must not be taken for the card."""
+    region = _largest_region(paper)
+    return region is not None and region.share > 0.97 and region.filled > 0.85
+
+
+def cut_out_card(picture: np.ndarray) -> np.ndarray:
+    """The card cut out of a photo that shows it on a table, upright; the picture itself when it is
+    already cut to the card or no card-shaped region (15..97% of it, a card's proportions) is found.
+
+    Three guesses at the card: the largest region of paper-like pixels, of pixels unlike the table
+    (the picture's outer ring) and, on a picture that does not look cut already, the hull of its
+    longest edges; of those whose box has a card's proportions, the one that fills its box best wins.
+    A picture whose outer ring is paper-like (a scan, or a light table) only gives up a card that
+    fills MIN_CARD_IN_LIGHT_PICTURE of it and whose own edge is paper of another colour than the
+    picture's (``_is_card_on_a_light_table``): a scan is not cut to the frame printed on it.
+    """
+    looks_cut = _looks_cut_to_the_card(picture)
+    height, width = picture.shape[:2]
+    scale = min(1.0, 400 / max(height, width))
+    small = cv2.resize(picture, (max(8, round(width * scale)), max(8, round(height * scale))),
+                       interpolation=cv2.INTER_AREA)
+    paper = _paper_mask(small)
+    if not looks_cut and _is_all_paper(paper):
+        return picture
+    masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut else [_outline_mask(small)])
+    min_share = MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
+    regions = [_largest_region(mask) for mask in masks]
+    found = [region for region in regions if region is not None and region.has_card_shape(min_share)]
+    for region in sorted(found, key=lambda region: -region.filled):
+        card = _warp_quad(picture, region.corners() / scale)
+        if not looks_cut or _is_card_on_a_light_table(picture, card):
+            return card
+    return picture
+
+
+def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The part of the picture inside ``quad`` (clockwise from the top left), straightened, upright."""
+    out_w = max(8, round(float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2))
+    out_h = max(8, round(float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2))
+    target = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    card = cv2.warpPerspective(picture, cv2.getPerspectiveTransform(quad, target), (out_w, out_h),
+                               flags=cv2.INTER_AREA)
+    return cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE) if out_w > out_h else card
