@@ -115,6 +115,23 @@ def test_enroll_writes_a_profile_and_warns_of_missing_cards(
     assert _lines(capsys.readouterr().out)[0]["path"] == str(image)
 
 
+def test_enroll_names_the_photos_it_could_not_cut_to_the_card(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    pictures.mkdir()
+    on_felt = np.full((300, 240, 3), (40, 110, 30), np.uint8)  # a card lying on green felt
+    cv2.rectangle(on_felt, (50, 40), (190, 260), (235, 240, 245), -1)
+    cv2.imwrite(str(pictures / "3c.png"), on_felt)
+    _write_picture(pictures / "4s.png", 4)  # noise: no card edge to find anywhere
+    status = main(["enroll", "--lang", "en", "--model", str(tiny_model), "--views", "1",
+                   "--out", str(tmp_path / "d.npz"), str(pictures)])
+    err = capsys.readouterr().err
+    assert status == 0 and (tmp_path / "d.npz").is_file()
+    assert "in 1 pictures I cannot find the card's edge" in err
+    assert "4s.png" in err and "3c.png" not in err
+
+
 def test_enroll_lists_every_bad_file(
     tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:

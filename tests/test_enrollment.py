@@ -22,7 +22,7 @@ from vision.crops import (
     render_card_crop,
     render_none_crop,
 )
-from vision.cutout import cut_out_card
+from vision.cutout import cut_out_card, is_uncut_photo
 from vision.deck_head import LinearHead
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import (
@@ -513,6 +513,15 @@ def test_a_scan_is_not_cut_to_what_is_printed_on_it() -> None:
     cv2.rectangle(sheet, (0, 0), (79, 143), (0, 0, 0), 1)
     cv2.rectangle(sheet, (14, 26), (65, 117), (40, 160, 220), -1)  # a figure in the middle
     assert cut_out_card(sheet) is sheet
+
+
+def test_only_a_photo_with_no_card_to_cut_is_uncut() -> None:
+    felt = np.full((300, 300, 3), (40, 110, 30), np.uint8)
+    on_felt = felt.copy()
+    cv2.rectangle(on_felt, (80, 40), (220, 260), (235, 240, 245), -1)
+    scan = np.full((144, 90, 3), 240, np.uint8)
+    assert is_uncut_photo(felt)
+    assert not is_uncut_photo(on_felt) and not is_uncut_photo(scan)
 
 
 def test_a_scan_or_a_picture_without_a_card_is_kept_as_it_is() -> None:

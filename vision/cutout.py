@@ -173,3 +173,10 @@ def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
     card = cv2.warpPerspective(picture, cv2.getPerspectiveTransform(quad, target), (out_w, out_h),
                                flags=cv2.INTER_AREA)
     return cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE) if out_w > out_h else card
+
+
+def is_uncut_photo(picture: np.ndarray) -> bool:
+    """Whether ``cut_out_card`` finds no card in a picture that is not cut to one either (its edge is
+    not card paper): it would be enrolled whole, table and all. A photo to take again, closer or on a
+    darker table."""
+    return not _looks_cut_to_the_card(picture) and cut_out_card(picture) is picture

@@ -33,7 +33,7 @@ import numpy as np
 from engine.cards import CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
-from vision.cutout import cut_out_card
+from vision.cutout import cut_out_card, is_uncut_photo
 from vision.deck_head import LinearHead, fit_head
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
@@ -396,11 +396,13 @@ class FolderPictures:
 
 @dataclass(frozen=True)
 class Enrollment:
-    """The result of enrolling a folder: the profile, the cards it lacks and how many pictures were used."""
+    """The result of enrolling a folder: the profile, the cards it lacks, how many pictures were used,
+    and those in which no card could be cut out (``vision.cutout.is_uncut_photo``: enrolled whole)."""
 
     profile: DeckProfile
     missing_cards: tuple[str, ...]
     pictures: int
+    uncut: tuple[Path, ...] = ()
 
 
 def _is_picture(path: Path) -> bool:
@@ -472,4 +474,6 @@ def enroll_folder(
     pictures = read_pictures(scanned.paths)
     profile = enroll_pictures(pictures, classifier, name=source.resolve().name, views=views, seed=seed,
                               renderer=renderer)
-    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()))
+    uncut = tuple(path for label, paths in scanned.paths.items()
+                  for path, picture in zip(paths, pictures[label], strict=True) if is_uncut_photo(picture))
+    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), uncut)

@@ -3,7 +3,8 @@
 ``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``) or
 folders named by code holding several pictures each. A file with an unknown name or an unreadable
 picture stops the enrolment with every such file listed; missing cards only give a warning listing
-them, and the profile is made from the cards there are.
+them, and the profile is made from the cards there are. Photos in which no card can be cut out are
+enrolled whole, with a warning naming them.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ MESSAGES = {
         "done": "Mazzo «{name}» registrato in {out}: {cards} carte{back}, {pictures} immagini, "
                 "{views} viste ciascuna.",
         "back": " e il dorso",
+        "uncut": "attenzione: in {count} foto non trovo il bordo della carta e la uso intera, tavolo "
+                 "compreso; meglio rifarle più da vicino o su un fondo più scuro: {files}",
     },
     "en": {
         "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
         "done": "Deck “{name}” enrolled in {out}: {cards} cards{back}, {pictures} pictures, "
                 "{views} views each.",
         "back": " and the back",
+        "uncut": "warning: in {count} pictures I cannot find the card's edge and use the whole picture, "
+                 "table and all; better take them again closer or on a darker background: {files}",
     },
 }
 
@@ -59,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
+    if enrollment.uncut:
+        files = ", ".join(str(path) for path in enrollment.uncut)
+        print(text["uncut"].format(count=len(enrollment.uncut), files=files), file=sys.stderr)
     enrollment.profile.save(args.out)
     classes = enrollment.profile.classes
     print(text["done"].format(
