@@ -146,6 +146,13 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
     fills MIN_CARD_IN_LIGHT_PICTURE of it and whose own edge is paper of another colour than the
     picture's (``_is_card_on_a_light_table``): a scan is not cut to the frame printed on it.
     """
+    return cut_out_card_telling(picture)[0]
+
+
+def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
+    """``cut_out_card``'s result, and whether the picture is an uncut photo: no card found in it, and
+    its edge is not card paper either (so it is not a scan), so it would be enrolled whole, table and
+    all; a photo to take again, closer or on a darker table."""
     looks_cut = _looks_cut_to_the_card(picture)
     height, width = picture.shape[:2]
     scale = min(1.0, 400 / max(height, width))
@@ -153,7 +160,7 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
                        interpolation=cv2.INTER_AREA)
     paper = _paper_mask(small)
     if not looks_cut and _is_all_paper(paper):
-        return picture
+        return picture, True
     masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut else [_outline_mask(small)])
     min_share = MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
     regions = [_largest_region(mask) for mask in masks]
@@ -161,8 +168,8 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
     for region in sorted(found, key=lambda region: -region.filled):
         card = _warp_quad(picture, region.corners() / scale)
         if not looks_cut or _is_card_on_a_light_table(picture, card):
-            return card
-    return picture
+            return card, False
+    return picture, not looks_cut
 
 
 def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -176,7 +183,6 @@ def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def is_uncut_photo(picture: np.ndarray) -> bool:
-    """Whether ``cut_out_card`` finds no card in a picture that is not cut to one either (its edge is
-    not card paper): it would be enrolled whole, table and all. A photo to take again, closer or on a
-    darker table."""
-    return not _looks_cut_to_the_card(picture) and cut_out_card(picture) is picture
+    """Whether ``cut_out_card`` finds no card in a picture that is not cut to one either
+    (``cut_out_card_telling``)."""
+    return cut_out_card_telling(picture)[1]

@@ -33,7 +33,7 @@ import numpy as np
 from engine.cards import CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
-from vision.cutout import cut_out_card, is_uncut_photo
+from vision.cutout import cut_out_card, cut_out_card_telling
 from vision.deck_head import LinearHead, fit_head
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
@@ -114,11 +114,15 @@ class DeckProfile:
             columns.append(cosine[:, rows].max(axis=1))
         return np.stack(columns, axis=1)
 
-    def nearness(self, embeddings: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
+    def nearness(self, embeddings: np.ndarray, features: np.ndarray | None = None,
+                 similarities: np.ndarray | None = None) -> np.ndarray:
         """``[N, len(classes)]``, rows summing to 1: the head's probabilities, or without a head the softmax
-        of the prototype similarities over ``temperature``. A head on features needs ``features``."""
+        of the prototype similarities (``similarities(embeddings)``, unless the caller has them) over
+        ``temperature``. A head on features needs ``features``."""
         if self.head is None:
-            return softmax(self.similarities(embeddings) / self.temperature)
+            if similarities is None:
+                similarities = self.similarities(embeddings)
+            return softmax(similarities / self.temperature)
         if self.head_input == EMBEDDING_INPUT:
             return self.head.probabilities(embeddings)
         if features is None:
@@ -131,20 +135,21 @@ class DeckProfile:
                features: np.ndarray | None = None) -> np.ndarray:
         """The model's probabilities revised by the profile (see the module's docstring)."""
         columns = [self.model_labels.index(label) for label in self.classes]
-        nearness = self.nearness(embeddings, features)
+        similarities = self.similarities(embeddings)
+        nearness = self.nearness(embeddings, features, similarities)
         revised = probabilities.astype(np.float32).copy()
         if NONE in self.model_labels and NONE not in self.classes:
-            self._move_none_of_sure_matches(revised, embeddings, columns)
+            self._move_none_of_sure_matches(revised, similarities.max(axis=1), columns)
         enrolled_mass = revised[:, columns].sum(axis=1, keepdims=True)
         following_model = (1.0 - self.weight) * revised[:, columns]
         revised[:, columns] = following_model + self.weight * enrolled_mass * nearness
         return revised
 
-    def _move_none_of_sure_matches(self, revised: np.ndarray, embeddings: np.ndarray,
+    def _move_none_of_sure_matches(self, revised: np.ndarray, best_similarity: np.ndarray,
                                    columns: list[int]) -> None:
         """In place: on the rows within ``sure_match`` of a prototype, none's mass joins the enrolled
         classes' in the proportions the model gave them (evenly where it gave them nothing)."""
-        sure = np.flatnonzero(self.similarities(embeddings).max(axis=1) >= self.sure_match)
+        sure = np.flatnonzero(best_similarity >= self.sure_match)
         if not sure.size:
             return
         none = self.model_labels.index(NONE)
@@ -335,9 +340,12 @@ def enroll_pictures(
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
     head_views: int = DEFAULT_HEAD_VIEWS,
+    cut: bool = True,
 ) -> DeckProfile:
     """A profile from BGR pictures by class label: one prototype per picture, the mean of its views,
-    and (``head_views`` > 0) a linear head fitted on those views and ``head_views`` hard views of each."""
+    and (``head_views`` > 0) a linear head fitted on those views and ``head_views`` hard views of each.
+    Each picture is first cut to its card (``vision.cutout.cut_out_card``) unless ``cut`` is False: the
+    caller cut them already."""
     unknown = sorted(set(pictures) - set(classifier.labels))
     if unknown:
         raise EnrollmentError(
@@ -353,7 +361,7 @@ def enroll_pictures(
     seen_labels: list[str] = []
     for label in (label for label in classifier.labels if label in pictures):
         for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
-            card = shrink_picture(cut_out_card(picture))
+            card = shrink_picture(cut_out_card(picture) if cut else picture)
             art = picture_artwork(card) if views > 1 or head_views else None
             readings = classifier.read(render_views(card, views, rng, renderer, art))
             prototypes.append(readings.embeddings.mean(axis=0))
@@ -397,7 +405,7 @@ class FolderPictures:
 @dataclass(frozen=True)
 class Enrollment:
     """The result of enrolling a folder: the profile, the cards it lacks, how many pictures were used,
-    and those in which no card could be cut out (``vision.cutout.is_uncut_photo``: enrolled whole)."""
+    and those in which no card could be cut out (``vision.cutout.cut_out_card_telling``: enrolled whole)."""
 
     profile: DeckProfile
     missing_cards: tuple[str, ...]
@@ -472,8 +480,13 @@ def enroll_folder(
     source = Path(folder)
     scanned = scan_folder(source)
     pictures = read_pictures(scanned.paths)
-    profile = enroll_pictures(pictures, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer)
-    uncut = tuple(path for label, paths in scanned.paths.items()
-                  for path, picture in zip(paths, pictures[label], strict=True) if is_uncut_photo(picture))
-    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), uncut)
+    cards: dict[str, list[np.ndarray]] = {}
+    uncut: list[Path] = []
+    for label, paths in scanned.paths.items():
+        for path, picture in zip(paths, pictures[label], strict=True):
+            card, is_uncut = cut_out_card_telling(picture)
+            cards.setdefault(label, []).append(card)
+            uncut.extend([path] if is_uncut else [])
+    profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
+                              renderer=renderer, cut=False)
+    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), tuple(uncut))
