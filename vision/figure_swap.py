@@ -55,28 +55,34 @@ def figure_donors(code: str) -> tuple[str, ...]:
     return tuple(other for other in FIGURE_CODES if other != code)
 
 
-def _band_weights(width: int) -> np.ndarray:
-    """``[width]`` weights of the donor: 1 inside BAND, 0 outside, a linear fade of FEATHER at each edge."""
-    x = (np.arange(width, dtype=np.float32) + 0.5) / width
-    fade = max(FEATHER, 1e-6)
-    rising = np.clip((x - BAND[0]) / fade + 0.5, 0.0, 1.0)
-    falling = np.clip((BAND[1] - x) / fade + 0.5, 0.0, 1.0)
+def band_weights(size: int, low: float, high: float, feather: float = FEATHER) -> np.ndarray:
+    """``[size]`` weights along one side of a card: 1 between the shares ``low`` and ``high`` of it,
+    0 outside, a linear fade of ``feather`` at each edge."""
+    x = (np.arange(size, dtype=np.float32) + 0.5) / size
+    fade = max(feather, 1e-6)
+    rising = np.clip((x - low) / fade + 0.5, 0.0, 1.0)
+    falling = np.clip((high - x) / fade + 0.5, 0.0, 1.0)
     return np.minimum(rising, falling)
+
+
+def lay_donor(art: Artwork, donor: Artwork, weights: np.ndarray) -> Artwork:
+    """``art`` with ``donor`` (resized to it) laid over it by ``weights`` (``[H, 1]`` or ``[1, W]``, 1
+    where the donor shows); ``art``'s outline (``alpha``) stays as it is."""
+    height, width = art.image.shape[:2]
+    picture = cv2.resize(donor.image, (width, height), interpolation=cv2.INTER_AREA)
+    weights = weights[:, :, None]
+    mixed = art.image.astype(np.float32) * (1.0 - weights) + picture.astype(np.float32) * weights
+    return Artwork(image=np.clip(mixed + 0.5, 0, 255).astype(np.uint8), alpha=art.alpha)
 
 
 def swap_figure(art: Artwork, donor: Artwork) -> Artwork:
     """``art`` with the middle band of ``donor`` (resized to it) over its picture; its margins, and so
     its corner indices, and its outline (``alpha``) stay as they are."""
-    height, width = art.image.shape[:2]
-    picture = cv2.resize(donor.image, (width, height), interpolation=cv2.INTER_AREA)
-    weights = _band_weights(width)[None, :, None]
-    mixed = art.image.astype(np.float32) * (1.0 - weights) + picture.astype(np.float32) * weights
-    return Artwork(image=np.clip(mixed + 0.5, 0, 255).astype(np.uint8), alpha=art.alpha)
+    return lay_donor(art, donor, band_weights(art.image.shape[1], *BAND)[None, :])
 
 
-def legible_settings(settings: CropSettings) -> CropSettings:
-    """``settings`` for a swapped figure: the card at least ``LEGIBLE_MIN_CARD_WIDTH`` pixels wide and
-    no corner cut off, so that the index its label follows can be read (a second card or fingers
-    still cover one side at most, which leaves the other index)."""
-    return replace(settings, min_card_width=max(settings.min_card_width, LEGIBLE_MIN_CARD_WIDTH),
-                   p_corner_cut=0.0)
+def legible_settings(settings: CropSettings, min_card_width: int = LEGIBLE_MIN_CARD_WIDTH) -> CropSettings:
+    """``settings`` for a swapped card: the card at least ``min_card_width`` pixels wide and no corner
+    cut off, so that the index its label follows can be read (a second card or fingers still cover
+    one side at most, which leaves the other index)."""
+    return replace(settings, min_card_width=max(settings.min_card_width, min_card_width), p_corner_cut=0.0)

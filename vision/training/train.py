@@ -6,7 +6,10 @@ renders a seeded pool of synthetic crops from every style under ``find_cards_roo
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
 learns what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks
 with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
-the number cards with a piece of a figure between the pips, so that a picture there is not counted),
+the number cards with a piece of a figure between the pips, so that a picture there is not counted;
+``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
+another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck; these
+three tried and not shipped, see ``models/README.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops,
 tried and not shipped, see ``models/README.md``) on it with AdamW and a one-cycle schedule, and exports
@@ -74,6 +77,8 @@ class TrainConfig:
     corner_width: int = CornerSpec.width
     mixstyle: float = 0.0
     decorate: float = 0.0
+    numeral_swap: float = 0.0
+    half_mix: float = 0.0
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -125,12 +130,13 @@ def train(config: TrainConfig) -> CardNet:
     started = time.perf_counter()
     # The pools are rendered from the held-out styles too and then filtered, so a held-out run trains on
     # exactly the crops the full run sees of the same styles (and shares its cached pool).
-    rendered_styles = config.styles + config.holdout
+    # Half-mixed cards take their lower part from the other rendered styles: a held-out one must not lend it.
+    rendered_styles = config.styles + (() if config.half_mix else config.holdout)
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = config.input_size
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
                        config.workers, config.restyle, config.figure_swap,
-                       config.decorate).without(config.holdout)
+                       config.decorate, config.numeral_swap, config.half_mix).without(config.holdout)
     images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
@@ -194,6 +200,12 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--decorate", type=float, default=TrainConfig.decorate,
                         help="share of the number cards 2..7 with a piece of a figure laid between the "
                              "pips, so that a picture there is not counted (validation: none)")
+    parser.add_argument("--numeral-swap", type=float, default=TrainConfig.numeral_swap,
+                        help="share of the number cards of decks that print numerals drawn with another "
+                             "card's pips, so that only the numerals tell the rank (validation: none)")
+    parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
+                        help="share of the cards whose lower part is the same card of another deck of "
+                             "their suits (validation: none)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -217,6 +229,11 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                      f"got {args.figure_swap}")
     if not 0.0 <= args.decorate <= 1.0:
         parser.error(f"--decorate is a share of the number cards, between 0 and 1; got {args.decorate}")
+    if not 0.0 <= args.numeral_swap <= 1.0:
+        parser.error(f"--numeral-swap is a share of the number cards that print numerals, between 0 and 1; "
+                     f"got {args.numeral_swap}")
+    if not 0.0 <= args.half_mix <= 1.0:
+        parser.error(f"--half-mix is a share of the cards, between 0 and 1; got {args.half_mix}")
     if args.corner_width < 8:
         parser.error(f"--corner-width is at least 8 input pixels; got {args.corner_width}")
     if not 0.0 <= args.corner_dropout < 1.0:
@@ -238,7 +255,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
-        mixstyle=args.mixstyle, decorate=args.decorate,
+        mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
+        half_mix=args.half_mix,
     )
 
 
