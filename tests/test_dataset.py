@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.decks import find_cards_root, list_styles
-from vision.training.dataset import cached_pool
+from vision.training.dataset import Augmentations, cached_pool
 
 CARDS_ROOT = find_cards_root()
 
@@ -23,8 +23,10 @@ def test_a_cached_pool_is_read_back_and_a_restyled_one_is_kept_apart(tmp_path: P
     assert sorted(tmp_path.iterdir()) == files and len(files) == 1
     assert np.array_equal(first.images, again.images) and np.array_equal(first.labels, again.labels)
     assert np.array_equal(first.style_ids, again.style_ids) and again.style_names == (style,)
-    restyled = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1, p_restyle=1.0)
+    restyled = cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1,
+                           augmentations=Augmentations(p_restyle=1.0))
     assert len(list(tmp_path.iterdir())) == 2
     assert not np.array_equal(restyled.images, first.images)
-    cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1, p_figure_swap=0.5)
+    cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1,
+                augmentations=Augmentations(p_figure_swap=0.5))
     assert len(list(tmp_path.iterdir())) == 3  # a pool with swapped figures is kept apart too

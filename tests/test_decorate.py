@@ -11,7 +11,7 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from vision.crops import Artwork, prepare_artwork
 from vision.decorate import MIN_RADIUS, blank_space, decorate, decoration_donors
-from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
 
 
 def _two_pip_card(width: int = 120, height: int = 180) -> Artwork:
@@ -81,7 +81,7 @@ def test_only_number_cards_get_a_picture_and_a_share_of_zero_draws_nothing() -> 
     kept = decorated = 0
     for seed in range(60):
         plain = draw_sample(np.random.default_rng(seed), styles)
-        asked = draw_sample(np.random.default_rng(seed), styles, p_decorate=1.0)
+        asked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_decorate=1.0))
         assert plain[1:] == asked[1:]
         if decoration_donors(CLASS_LABELS[plain[1]]):
             decorated += not np.array_equal(plain[0], asked[0])
@@ -93,4 +93,5 @@ def test_only_number_cards_get_a_picture_and_a_share_of_zero_draws_nothing() -> 
 
 def test_a_decorate_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(DatasetError, match=r"p_decorate must be a share between 0 and 1, got -0\.5"):
-        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_decorate=-0.5)
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_decorate=-0.5))

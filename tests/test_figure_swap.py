@@ -19,7 +19,7 @@ from vision.figure_swap import (
     legible_settings,
     swap_figure,
 )
-from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
 
 CARDS_ROOT = find_cards_root()
 # Decks whose figures carry no corner index: the picture is all there is to read.
@@ -78,8 +78,8 @@ def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
     styles = [_style(name)]
     kept = swapped = 0
     for seed in range(60):
-        plain = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=0.0)
-        asked = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=1.0)
+        plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=0.0))
+        asked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=1.0))
         is_figure = bool(figure_donors(CLASS_LABELS[plain[1]]))
         if name not in INDEXED_STYLES or not is_figure:
             assert np.array_equal(plain[0], asked[0]) and plain[1:] == asked[1:]
@@ -91,7 +91,8 @@ def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
 
 def test_a_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(DatasetError, match=r"p_figure_swap must be a share between 0 and 1, got 1\.5"):
-        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_figure_swap=1.5)
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_figure_swap=1.5))
 
 
 def test_a_swapped_figure_is_rendered_where_its_index_can_be_read() -> None:
@@ -105,10 +106,10 @@ def test_swapped_figures_are_never_rendered_small() -> None:
     styles = [_style("kde-penguins")]
     plain_heights, swapped_heights = [], []
     for seed in range(150):
-        plain = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=0.0)
+        plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=0.0))
         if not figure_donors(CLASS_LABELS[plain[1]]):
             continue
-        swapped = draw_sample(np.random.default_rng(seed), styles, p_figure_swap=1.0)
+        swapped = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=1.0))
         plain_heights.append(plain[0].shape[0])
         swapped_heights.append(swapped[0].shape[0])
     # A card 60 px wide is 90 px tall; a tight cut takes at most 4% off each side.

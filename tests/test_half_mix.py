@@ -10,7 +10,7 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from vision.crops import Artwork, prepare_artwork
 from vision.half_mix import FEATHER, SPLIT, half_mixed, is_same_suit_system, mix_halves
-from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
 
 
 def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
@@ -54,7 +54,7 @@ def test_a_card_takes_its_lower_part_from_the_same_card_of_another_deck_of_its_s
     donors_seen = set()
     for seed in range(80):
         plain = draw_sample(np.random.default_rng(seed), styles)
-        mixed = draw_sample(np.random.default_rng(seed), styles, p_half_mix=1.0)
+        mixed = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_half_mix=1.0))
         assert mixed[1:] == plain[1:]  # the same card of the same deck, its label unchanged
         name = styles[plain[2]].name
         if CLASS_LABELS[plain[1]] not in CARD_CODES or name == "kde-penguins":
@@ -67,4 +67,5 @@ def test_a_card_takes_its_lower_part_from_the_same_card_of_another_deck_of_its_s
 
 def test_a_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(DatasetError, match=r"p_half_mix must be a share between 0 and 1, got 2"):
-        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_half_mix=2)
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_half_mix=2))

@@ -21,7 +21,7 @@ from vision.numeral_swap import (
     stamp_numerals,
     swap_pips,
 )
-from vision.training.dataset import DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
 
 CARDS_ROOT = find_cards_root()
 
@@ -105,8 +105,8 @@ def test_only_number_cards_of_italian_decks_are_numbered_and_never_small(name: s
     kept = numbered = 0
     heights, plain_heights = [], []
     for seed in range(120):
-        plain = draw_sample(np.random.default_rng(seed), styles, p_numeral_swap=0.0)
-        asked = draw_sample(np.random.default_rng(seed), styles, p_numeral_swap=1.0)
+        plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_numeral_swap=0.0))
+        asked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_numeral_swap=1.0))
         if name not in ITALIAN_STYLES or not numeral_donors(CLASS_LABELS[plain[1]]):
             assert np.array_equal(plain[0], asked[0]) and plain[1:] == asked[1:]
             kept += 1
@@ -122,7 +122,8 @@ def test_only_number_cards_of_italian_decks_are_numbered_and_never_small(name: s
 
 def test_a_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(DatasetError, match=r"p_numeral_swap must be a share between 0 and 1, got -0\.1"):
-        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_numeral_swap=-0.1)
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_numeral_swap=-0.1))
 
 
 @pytest.mark.skipif(CARDS_ROOT is None, reason="needs the deck artwork in shared/cards")

@@ -11,7 +11,7 @@ import pytest
 
 from vision.crops import CropSettings, prepare_artwork, render_card_crop
 from vision.restyle import RestyleSettings, restyle
-from vision.training.dataset import DatasetError, render_pool
+from vision.training.dataset import Augmentations, DatasetError, render_pool
 
 NOTHING = RestyleSettings(p_hue_remap=0.0, saturation_sigma=0.0, p_grey=0.0, p_stroke=0.0, p_warp=0.0,
                           p_posterise=0.0)
@@ -98,4 +98,5 @@ def test_crops_are_restyled_only_when_asked() -> None:
 
 def test_a_pool_refuses_a_restyle_share_outside_zero_to_one() -> None:
     with pytest.raises(DatasetError, match=r"p_restyle.*1\.5"):
-        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0, p_restyle=1.5)
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_restyle=1.5))

@@ -16,7 +16,7 @@ import json
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import cv2
@@ -50,6 +50,48 @@ NO_ARTWORK = "no card artwork found: set TRESSETTE_CARDS or place shared/cards b
 
 class DatasetError(VisionError):
     """Settings that cannot make a training pool (no styles, a bad size...)."""
+
+
+@dataclass(frozen=True)
+class Augmentations:
+    """The share of the training cards drawn in each of the trainer's ways, each between 0 and 1 (else a
+    DatasetError naming it). A share of 0 draws no random number, so pools made without it stay the same.
+
+    ``p_restyle``: the artwork redrawn as another deck's print (``vision.restyle``); ``p_figure_swap``:
+    a figure of a style with corner indices drawn with another figure's picture, then only where its
+    index can be read (``vision.figure_swap``); ``p_decorate``: a number card 2..7 with a piece of a
+    figure between its pips (``vision.decorate``); ``p_numeral_swap``: a number card 2..7 of an
+    Italian-suited style with numerals that tell its rank, over its own or another card's pips, then
+    only where they can be read (``vision.numeral_swap``); ``p_half_mix``: the card's lower part from
+    the same card of another rendered style of its suits (``vision.half_mix``).
+    """
+
+    p_restyle: float = 0.0
+    p_figure_swap: float = 0.0
+    p_decorate: float = 0.0
+    p_numeral_swap: float = 0.0
+    p_half_mix: float = 0.0
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            share = getattr(self, item.name)
+            if not 0.0 <= share <= 1.0:
+                raise DatasetError(f"{item.name} must be a share between 0 and 1, got {share}")
+
+    def cache_key(self) -> list[object]:
+        """The shares as they name a cached pool (those added later only when they are used, so that
+        the earlier keys stay as they were)."""
+        key: list[object] = [self.p_restyle, self.p_figure_swap]
+        if self.p_decorate:
+            key.append(self.p_decorate)
+        if self.p_numeral_swap:
+            key.append(["numeral_swap", self.p_numeral_swap])
+        if self.p_half_mix:
+            key.append(["half_mix", self.p_half_mix])
+        return key
+
+
+NO_AUGMENTATIONS = Augmentations()
 
 
 @dataclass(frozen=True)
@@ -95,20 +137,10 @@ class Pool:
 
 
 def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
-                p_restyle: float = 0.0, p_figure_swap: float = 0.0,
-                p_decorate: float = 0.0, p_numeral_swap: float = 0.0,
-                p_half_mix: float = 0.0) -> tuple[np.ndarray, int, int]:
-    """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop
-    whose artwork is redrawn as another deck's print with chance ``p_restyle``; a figure of a style
-    with corner indices is drawn with another figure's picture with chance ``p_figure_swap``, and then
-    only where its index can be read (``vision.figure_swap``); a number card 2..7 gets a piece of a
-    figure between its pips with chance ``p_decorate`` (``vision.decorate``); a number card 2..7 of an
-    Italian-suited style gets numerals that tell its rank, over its own or another card's pips, with
-    chance ``p_numeral_swap``, and then only where they can be read (``vision.numeral_swap``); a card
-    gets the lower part of the same card of another of ``styles`` of its suits with chance
-    ``p_half_mix`` (``vision.half_mix``). A share of 0 draws no random number for it, so pools made
-    without it stay the same."""
-    settings = CropSettings(p_restyle=p_restyle)
+                shares: Augmentations = NO_AUGMENTATIONS) -> tuple[np.ndarray, int, int]:
+    """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop,
+    its card drawn in the trainer's ways by ``shares``."""
+    settings = CropSettings(p_restyle=shares.p_restyle)
     style_index = int(rng.integers(len(styles)))
     style = styles[style_index]
     label = int(rng.choice(len(CLASS_LABELS), p=CLASS_WEIGHTS / CLASS_WEIGHTS.sum()))
@@ -124,21 +156,22 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
     else:
         art = style.faces[name]
         halves = [other.faces[name] for other in styles if other is not style and name in other.faces
-                  and is_same_suit_system(style.name, other.name)] if p_half_mix else []
-        if halves and rng.random() < p_half_mix:
+                  and is_same_suit_system(style.name, other.name)] if shares.p_half_mix else []
+        if halves and rng.random() < shares.p_half_mix:
             art = half_mixed(art, halves, rng)
-        can_swap = p_figure_swap > 0.0 and style.name in INDEXED_STYLES
+        can_swap = shares.p_figure_swap > 0.0 and style.name in INDEXED_STYLES
         donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
-        if donors and rng.random() < p_figure_swap:
+        if donors and rng.random() < shares.p_figure_swap:
             art = swap_figure(art, donors[int(rng.integers(len(donors)))])
             settings = legible_settings(settings)
-        can_number = p_numeral_swap > 0.0 and is_italian_style(style.name)
+        can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
         pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
-        if pips and rng.random() < p_numeral_swap:
+        if pips and rng.random() < shares.p_numeral_swap:
             art = numbered_card(art, pips, name, style.name, rng)
             settings = legible_settings(settings, numeral_swap.LEGIBLE_MIN_CARD_WIDTH)
-        pieces = [style.faces[c] for c in decoration_donors(name) if c in style.faces] if p_decorate else []
-        if pieces and rng.random() < p_decorate:
+        pieces = ([style.faces[c] for c in decoration_donors(name) if c in style.faces]
+                  if shares.p_decorate else [])
+        if pieces and rng.random() < shares.p_decorate:
             art = decorate.decorate(art, pieces[int(rng.integers(len(pieces)))], rng)
         crop = render_card_crop(art, rng, occluders, settings)
     return crop, label, style_index
@@ -154,17 +187,15 @@ def _init_worker(root: str, names: Sequence[str]) -> None:
 
 
 def _render_chunk(
-    args: tuple[int, int, int, int, int, float, float, float, float, float],
+    args: tuple[int, int, int, int, int, Augmentations],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, chunk_index, count, width, height, *shares = args
-    p_restyle, p_figure_swap, p_decorate, p_numeral_swap, p_half_mix = shares
+    seed, chunk_index, count, width, height, augmentations = args
     rng = np.random.default_rng([seed, chunk_index])
     images = np.empty((count, height, width, 3), np.uint8)
     labels = np.empty(count, np.int64)
     style_ids = np.empty(count, np.int16)
     for i in range(count):
-        crop, label, style_ids[i] = draw_sample(rng, _WORKER_STYLES, p_restyle, p_figure_swap, p_decorate,
-                                                  p_numeral_swap, p_half_mix)
+        crop, label, style_ids[i] = draw_sample(rng, _WORKER_STYLES, augmentations)
         images[i] = resize_crop(crop, width, height)
         labels[i] = label
     return images, labels, style_ids
@@ -172,26 +203,17 @@ def _render_chunk(
 
 def render_pool(
     root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int, workers: int = 2,
-    p_restyle: float = 0.0, p_figure_swap: float = 0.0, p_decorate: float = 0.0, p_numeral_swap: float = 0.0,
-    p_half_mix: float = 0.0,
+    augmentations: Augmentations = NO_AUGMENTATIONS,
 ) -> Pool:
-    """``count`` crops of ``styles`` (in sorted order, so the order given does not matter), from ``seed``;
-    ``p_restyle`` of the cards redrawn as another deck's print (``vision.restyle``), ``p_figure_swap``
-    of the indexed figures drawn as another figure (``vision.figure_swap``), ``p_decorate`` of the
-    number cards with a picture between the pips (``vision.decorate``), ``p_numeral_swap`` of the number
-    cards that print numerals drawn with another card's pips (``vision.numeral_swap``)."""
+    """``count`` crops of ``styles`` (in sorted order, so the order given does not matter), from ``seed``,
+    their cards drawn in the trainer's ways by the shares of ``augmentations``."""
     styles = sorted(styles)
     if not styles:
         raise DatasetError(f"no deck styles to render from under {root}")
-    for name, share in (("p_restyle", p_restyle), ("p_figure_swap", p_figure_swap),
-                        ("p_decorate", p_decorate), ("p_numeral_swap", p_numeral_swap),
-                        ("p_half_mix", p_half_mix)):
-        if not 0.0 <= share <= 1.0:
-            raise DatasetError(f"{name} must be a share between 0 and 1, got {share}")
     if count < 1 or width < 8 or height < 8:
         raise DatasetError(f"a pool needs count >= 1, size 8x8 or more, got {count} at {width}x{height}")
-    jobs = [(seed, i, min(CHUNK, count - start), width, height, p_restyle, p_figure_swap, p_decorate,
-             p_numeral_swap, p_half_mix) for i, start in enumerate(range(0, count, CHUNK))]
+    jobs = [(seed, i, min(CHUNK, count - start), width, height, augmentations)
+            for i, start in enumerate(range(0, count, CHUNK))]
     if workers <= 1:
         _init_worker(str(root), list(styles))
         parts = [_render_chunk(job) for job in jobs]
@@ -213,29 +235,20 @@ def _renderer_digest() -> str:
 
 def cached_pool(
     cache: Path | None, root: Path, styles: Sequence[str], count: int, width: int, height: int, seed: int,
-    workers: int = 2, p_restyle: float = 0.0, p_figure_swap: float = 0.0, p_decorate: float = 0.0,
-    p_numeral_swap: float = 0.0, p_half_mix: float = 0.0,
+    workers: int = 2, augmentations: Augmentations = NO_AUGMENTATIONS,
 ) -> Pool:
     """``render_pool``, kept in ``cache`` (a folder) under a name made from every argument that shapes it,
     so that a second training run with the same pool skips the rendering. ``cache`` None renders."""
     if cache is None:
-        return render_pool(root, styles, count, width, height, seed, workers, p_restyle, p_figure_swap,
-                           p_decorate, p_numeral_swap, p_half_mix)
-    shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(), p_restyle,
-             p_figure_swap, _renderer_digest()]
-    if p_decorate:
-        shape.append(p_decorate)
-    if p_numeral_swap:
-        shape.append(["numeral_swap", p_numeral_swap])
-    if p_half_mix:
-        shape.append(["half_mix", p_half_mix])
+        return render_pool(root, styles, count, width, height, seed, workers, augmentations)
+    shape = [sorted(styles), count, width, height, seed, CHUNK, CLASS_WEIGHTS.tolist(),
+             *augmentations.cache_key(), _renderer_digest()]
     key = json.dumps(shape)
     path = cache / f"pool-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return Pool(stored["images"], stored["labels"], stored["style_ids"], tuple(sorted(styles)))
-    pool = render_pool(root, styles, count, width, height, seed, workers, p_restyle, p_figure_swap,
-                       p_decorate, p_numeral_swap, p_half_mix)
+    pool = render_pool(root, styles, count, width, height, seed, workers, augmentations)
     cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, images=pool.images, labels=pool.labels, style_ids=pool.style_ids)
     return pool

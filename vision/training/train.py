@@ -39,7 +39,7 @@ from vision.errors import VisionError
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
 from vision.style_bank import bank_path
 from vision.training.bank import build_bank
-from vision.training.dataset import NO_ARTWORK, cached_pool
+from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
 
@@ -79,6 +79,11 @@ class TrainConfig:
     decorate: float = 0.0
     numeral_swap: float = 0.0
     half_mix: float = 0.0
+
+    @property
+    def augmentations(self) -> Augmentations:
+        """The shares of the training cards drawn in each of the trainer's ways."""
+        return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -135,8 +140,7 @@ def train(config: TrainConfig) -> CardNet:
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = config.input_size
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
-                       config.workers, config.restyle, config.figure_swap,
-                       config.decorate, config.numeral_swap, config.half_mix).without(config.holdout)
+                       config.workers, config.augmentations).without(config.holdout)
     images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
