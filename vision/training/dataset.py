@@ -154,27 +154,35 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
         art = random_back_artwork(rng, faces[0].aspect) if use_procedural else style.back
         crop = render_card_crop(art, rng, occluders, settings)
     else:
-        art = style.faces[name]
-        halves = [other.faces[name] for other in styles if other is not style and name in other.faces
-                  and is_same_suit_system(style.name, other.name)] if shares.p_half_mix else []
-        if halves and rng.random() < shares.p_half_mix:
-            art = half_mixed(art, halves, rng)
-        can_swap = shares.p_figure_swap > 0.0 and style.name in INDEXED_STYLES
-        donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
-        if donors and rng.random() < shares.p_figure_swap:
-            art = swap_figure(art, donors[int(rng.integers(len(donors)))])
-            settings = legible_settings(settings)
-        can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
-        pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
-        if pips and rng.random() < shares.p_numeral_swap:
-            art = numbered_card(art, pips, name, style.name, rng)
-            settings = legible_settings(settings, numeral_swap.LEGIBLE_MIN_CARD_WIDTH)
-        pieces = ([style.faces[c] for c in decoration_donors(name) if c in style.faces]
-                  if shares.p_decorate else [])
-        if pieces and rng.random() < shares.p_decorate:
-            art = decorate.decorate(art, pieces[int(rng.integers(len(pieces)))], rng)
+        art, settings = _card_artwork(rng, styles, style, name, shares, settings)
         crop = render_card_crop(art, rng, occluders, settings)
     return crop, label, style_index
+
+
+def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: StyleArt, name: str,
+                  shares: Augmentations, settings: CropSettings) -> tuple[Artwork, CropSettings]:
+    """The artwork of card ``name`` of ``style``, drawn in each of the trainer's ways with its share,
+    and the crop settings it needs (a card told by its index or numerals is rendered legible)."""
+    art = style.faces[name]
+    halves = [other.faces[name] for other in styles if other is not style and name in other.faces
+              and is_same_suit_system(style.name, other.name)] if shares.p_half_mix else []
+    if halves and rng.random() < shares.p_half_mix:
+        art = half_mixed(art, halves, rng)
+    can_swap = shares.p_figure_swap > 0.0 and style.name in INDEXED_STYLES
+    donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
+    if donors and rng.random() < shares.p_figure_swap:
+        art = swap_figure(art, donors[int(rng.integers(len(donors)))])
+        settings = legible_settings(settings)
+    can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
+    pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
+    if pips and rng.random() < shares.p_numeral_swap:
+        art = numbered_card(art, pips, name, style.name, rng)
+        settings = legible_settings(settings, numeral_swap.LEGIBLE_MIN_CARD_WIDTH)
+    pieces = [style.faces[c] for c in decoration_donors(name) if c in style.faces] if shares.p_decorate \
+        else []
+    if pieces and rng.random() < shares.p_decorate:
+        art = decorate.decorate(art, pieces[int(rng.integers(len(pieces)))], rng)
+    return art, settings
 
 
 # Worker state: the prepared styles, loaded once per process by ``_init_worker``.
