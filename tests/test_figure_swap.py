@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.crops import Artwork, CropSettings, prepare_artwork
+from engine.cards import CLASS_LABELS
+from tests.artwork_helpers import flat_card, graded_style
+from vision.crops import CropSettings
 from vision.decks import find_cards_root, list_styles
 from vision.figure_swap import (
     BAND,
@@ -19,17 +20,12 @@ from vision.figure_swap import (
     legible_settings,
     swap_figure,
 )
-from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, draw_sample, render_pool
 
 CARDS_ROOT = find_cards_root()
 # Decks whose figures carry no corner index: the picture is all there is to read.
 WITHOUT_INDEX = ("toscane", "genovesi", "milanesi", "piemontesi", "napoletane", "piacentine", "siciliane",
                  "sarde", "trentine", "trevisane", "bergamasche", "bolognesi", "romagnole")
-
-
-def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
-    alpha = np.ones((height, width), np.float32)
-    return Artwork(image=np.full((height, width, 3), value, np.uint8), alpha=alpha)
 
 
 @pytest.mark.parametrize(("code", "donors"), [
@@ -42,7 +38,7 @@ def test_a_figure_gets_every_other_figure_of_its_deck(code: str, donors: tuple[s
 
 
 def test_the_margins_keep_the_card_and_the_middle_takes_the_donor() -> None:
-    card, donor = _flat_card(200), _flat_card(40, width=70, height=110)  # the donor is resized to the card
+    card, donor = flat_card(200), flat_card(40, width=70, height=110)  # the donor is resized to the card
     swapped = swap_figure(card, donor)
     assert swapped.image.shape == card.image.shape and swapped.alpha is card.alpha
     columns = swapped.image[75, :, 0].astype(int)
@@ -54,8 +50,8 @@ def test_the_margins_keep_the_card_and_the_middle_takes_the_donor() -> None:
 
 
 def test_the_original_artwork_is_not_changed() -> None:
-    card = _flat_card(200)
-    swap_figure(card, _flat_card(40))
+    card = flat_card(200)
+    swap_figure(card, flat_card(40))
     assert (card.image == 200).all()
 
 
@@ -67,15 +63,9 @@ def test_the_indexed_styles_are_french_decks_of_the_artwork() -> None:
     assert not INDEXED_STYLES & set(WITHOUT_INDEX)
 
 
-def _style(name: str) -> StyleArt:
-    faces = {code: prepare_artwork(np.full((90, 60, 3), 6 * i, np.uint8))
-             for i, code in enumerate(CARD_CODES)}
-    return StyleArt(name=name, faces=faces, back=None)
-
-
 @pytest.mark.parametrize("name", ["toscane", "kde-penguins"])
 def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
-    styles = [_style(name)]
+    styles = [graded_style(name)]
     kept = swapped = 0
     for seed in range(60):
         plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=0.0))
@@ -103,7 +93,7 @@ def test_a_swapped_figure_is_rendered_where_its_index_can_be_read() -> None:
 
 
 def test_swapped_figures_are_never_rendered_small() -> None:
-    styles = [_style("kde-penguins")]
+    styles = [graded_style("kde-penguins")]
     plain_heights, swapped_heights = [], []
     for seed in range(150):
         plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=0.0))

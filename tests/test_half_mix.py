@@ -8,18 +8,13 @@ import numpy as np
 import pytest
 
 from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.crops import Artwork, prepare_artwork
+from tests.artwork_helpers import flat_card, flat_style
 from vision.half_mix import FEATHER, SPLIT, half_mixed, is_same_suit_system, mix_halves
-from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
-
-
-def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
-    alpha = np.ones((height, width), np.float32)
-    return Artwork(image=np.full((height, width, 3), value, np.uint8), alpha=alpha)
+from vision.training.dataset import Augmentations, DatasetError, draw_sample, render_pool
 
 
 def test_the_top_stays_and_the_bottom_is_the_donors() -> None:
-    card, donor = _flat_card(200), _flat_card(40, width=70, height=120)  # the donor is resized to the card
+    card, donor = flat_card(200), flat_card(40, width=70, height=120)  # the donor is resized to the card
     mixed = mix_halves(card, donor, 0.5)
     assert mixed.image.shape == card.image.shape and mixed.alpha is card.alpha
     rows = mixed.image[:, 50, 0].astype(int)
@@ -30,7 +25,7 @@ def test_the_top_stays_and_the_bottom_is_the_donors() -> None:
 
 
 def test_the_split_falls_in_the_middle_of_the_card() -> None:
-    card, donor = _flat_card(200), _flat_card(0)
+    card, donor = flat_card(200), flat_card(0)
     for seed in range(20):
         rows = half_mixed(card, [donor], np.random.default_rng(seed)).image[:, 50, 0]
         assert rows[int((SPLIT[0] - FEATHER) * 150) - 1] == 200
@@ -44,13 +39,8 @@ def test_decks_mix_only_with_decks_of_their_suits(style: str, other: str, same: 
     assert is_same_suit_system(style, other) is same
 
 
-def _style(name: str, value: int) -> StyleArt:
-    faces = {code: prepare_artwork(np.full((90, 60, 3), value, np.uint8)) for code in CARD_CODES}
-    return StyleArt(name=name, faces=faces, back=None)
-
-
 def test_a_card_takes_its_lower_part_from_the_same_card_of_another_deck_of_its_suits() -> None:
-    styles = [_style("napoletane", 200), _style("sarde", 60), _style("kde-penguins", 120)]
+    styles = [flat_style("napoletane", 200), flat_style("sarde", 60), flat_style("kde-penguins", 120)]
     donors_seen = set()
     for seed in range(80):
         plain = draw_sample(np.random.default_rng(seed), styles)

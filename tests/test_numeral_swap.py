@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.cards import CARD_CODES, CLASS_LABELS
-from vision.crops import Artwork, prepare_artwork
+from engine.cards import CLASS_LABELS
+from tests.artwork_helpers import flat_card, graded_style
 from vision.decks import ITALIAN_STYLES, find_cards_root, list_styles
 from vision.figure_swap import FEATHER
 from vision.numeral_swap import (
@@ -21,14 +21,9 @@ from vision.numeral_swap import (
     stamp_numerals,
     swap_pips,
 )
-from vision.training.dataset import Augmentations, DatasetError, StyleArt, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, draw_sample, render_pool
 
 CARDS_ROOT = find_cards_root()
-
-
-def _flat_card(value: int, width: int = 100, height: int = 150) -> Artwork:
-    alpha = np.ones((height, width), np.float32)
-    return Artwork(image=np.full((height, width, 3), value, np.uint8), alpha=alpha)
 
 
 @pytest.mark.parametrize(("code", "donors"), [
@@ -42,7 +37,7 @@ def test_a_number_card_gets_the_other_number_cards_of_its_suit(code: str, donors
 
 
 def test_the_strips_keep_the_card_and_the_middle_takes_the_donor() -> None:
-    card, donor = _flat_card(200), _flat_card(40, width=60, height=90)  # the donor is resized to the card
+    card, donor = flat_card(200), flat_card(40, width=60, height=90)  # the donor is resized to the card
     swapped = swap_pips(card, donor)
     assert swapped.image.shape == card.image.shape and swapped.alpha is card.alpha
     rows = swapped.image[:, 50, 0].astype(int)
@@ -54,7 +49,7 @@ def test_the_strips_keep_the_card_and_the_middle_takes_the_donor() -> None:
 
 
 def test_a_stamped_numeral_is_dark_ink_on_paper_in_two_opposite_corners() -> None:
-    card = _flat_card(230)
+    card = flat_card(230)
     card.image[40:110, 30:70] = (0, 0, 200)  # a red pip in the middle
     stamped = stamp_numerals(card, "5", np.random.default_rng(1))
     changed = np.any(stamped.image != card.image, axis=2)
@@ -68,40 +63,34 @@ def test_a_stamped_numeral_is_dark_ink_on_paper_in_two_opposite_corners() -> Non
 
 
 def test_the_same_draws_stamp_the_same_numerals() -> None:
-    card = _flat_card(220)
+    card = flat_card(220)
     first = stamp_numerals(card, "3", np.random.default_rng(9)).image
     assert np.array_equal(first, stamp_numerals(card, "3", np.random.default_rng(9)).image)
     assert not np.array_equal(first, stamp_numerals(card, "6", np.random.default_rng(9)).image)
 
 
 def test_the_paper_is_the_brightest_of_the_card() -> None:
-    card = _flat_card(60)
+    card = flat_card(60)
     card.image[:, :20] = (200, 210, 220)
     assert paper_colour(card.image).tolist() == [200, 210, 220]
 
 
 def test_a_deck_with_numerals_keeps_its_own_and_takes_a_donors_pips() -> None:
-    card, donor = _flat_card(200), _flat_card(40)
+    card, donor = flat_card(200), flat_card(40)
     numbered = numbered_card(card, [donor], "4s", "trevisane", np.random.default_rng(0))
     assert np.array_equal(numbered.image, swap_pips(card, donor).image)
 
 
 def test_a_deck_without_numerals_gets_them_stamped_over_either_card() -> None:
-    card, donor = _flat_card(200), _flat_card(180)
+    card, donor = flat_card(200), flat_card(180)
     draws = [np.random.default_rng(seed) for seed in range(30)]
     middles = {int(numbered_card(card, [donor], "4s", "napoletane", rng).image[75, 50, 0]) for rng in draws}
     assert middles == {200, 180}
 
 
-def _style(name: str) -> StyleArt:
-    faces = {code: prepare_artwork(np.full((90, 60, 3), 6 * i, np.uint8))
-             for i, code in enumerate(CARD_CODES)}
-    return StyleArt(name=name, faces=faces, back=None)
-
-
 @pytest.mark.parametrize("name", ["trevisane", "napoletane", "kde-penguins"])
 def test_only_number_cards_of_italian_decks_are_numbered_and_never_small(name: str) -> None:
-    styles = [_style(name)]
+    styles = [graded_style(name)]
     kept = numbered = 0
     heights, plain_heights = [], []
     for seed in range(120):
