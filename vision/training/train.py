@@ -205,8 +205,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                         help="share of the number cards 2..7 with a piece of a figure laid between the "
                              "pips, so that a picture there is not counted (validation: none)")
     parser.add_argument("--numeral-swap", type=float, default=TrainConfig.numeral_swap,
-                        help="share of the number cards of decks that print numerals drawn with another "
-                             "card's pips, so that only the numerals tell the rank (validation: none)")
+                        help="share of the Italian number cards given numerals that tell their rank, over "
+                             "their own or another card's pips (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
@@ -234,7 +234,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.decorate <= 1.0:
         parser.error(f"--decorate is a share of the number cards, between 0 and 1; got {args.decorate}")
     if not 0.0 <= args.numeral_swap <= 1.0:
-        parser.error(f"--numeral-swap is a share of the number cards that print numerals, between 0 and 1; "
+        parser.error(f"--numeral-swap is a share of the Italian number cards, between 0 and 1; "
                      f"got {args.numeral_swap}")
     if not 0.0 <= args.half_mix <= 1.0:
         parser.error(f"--half-mix is a share of the cards, between 0 and 1; got {args.half_mix}")
