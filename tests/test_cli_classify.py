@@ -14,6 +14,7 @@ from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.crops import prepare_artwork, render_card_crop
 from vision.decks import Deck, find_cards_root, read_image
+from vision.enrollment import ENROLMENT_CROPS
 from vision.style_bank import StyleBank, bank_path
 
 
@@ -207,6 +208,44 @@ def test_classify_reads_card_pictures_with_the_shipped_model(
     rows = _lines(capsys.readouterr().out)
     assert [row["card"] for row in rows] == ["1c", "3c", "1d", "back", "3c"]
     assert all(len(row["top"]) == 2 for row in rows)
+
+
+def _write_crops(folder: Path, styles: list[str], negative: bool) -> list[str]:
+    """One uncovered crop of each card of ``styles`` (as printed, or printed in negative)."""
+    assert CARDS_ROOT is not None
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(5)
+    paths = []
+    for style in styles:
+        for code, face in Deck.load(CARDS_ROOT / style).faces.items():
+            art = prepare_artwork(np.ascontiguousarray(255 - face) if negative else face)
+            path = folder / f"{style}-{code}.png"
+            cv2.imwrite(str(path), render_card_crop(art, rng, (), ENROLMENT_CROPS))
+            paths.append(str(path))
+    return paths
+
+
+@needs_cards
+def test_a_deck_the_model_never_saw_gets_a_note_to_enrol_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A deck printed in negative is one no training style looks like; its crops are still read.
+    strange = _write_crops(tmp_path / "negative", ["napoletane", "gnome-paris"], negative=True)
+    assert main(["classify", *strange]) == 0
+    captured = capsys.readouterr()
+    assert len(_lines(captured.out)) == 80
+    assert "nota: queste" in captured.err and "tressette enroll" in captured.err
+    assert main(["classify", "--lang", "en", *strange]) == 0
+    assert "note: these" in capsys.readouterr().err
+
+
+@needs_cards
+def test_a_deck_the_model_knows_gets_no_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    known = _write_crops(tmp_path / "known", ["napoletane"], negative=False)
+    assert main(["classify", *known]) == 0
+    captured = capsys.readouterr()
+    assert [row["card"] for row in _lines(captured.out)].count("3c") >= 1
+    assert captured.err == ""
 
 
 @needs_cards

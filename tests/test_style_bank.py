@@ -12,7 +12,15 @@ from engine.cards import CLASS_LABELS
 from tests.test_classifier import write_tiny_model
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.decks import find_cards_root
-from vision.style_bank import BANK_FORMAT, BankError, StyleBank, bank_path
+from vision.style_bank import (
+    BANK_FORMAT,
+    UNFAMILIAR_BELOW,
+    UNFAMILIAR_MIN_CARDS,
+    BankError,
+    StyleBank,
+    bank_path,
+    is_unfamiliar_deck,
+)
 from vision.training import bank as bank_command
 from vision.training.bank import build_bank, trained_styles
 
@@ -37,6 +45,25 @@ def test_the_rule_multiplies_by_the_softmax_of_each_classs_best_cosine_over_the_
     # 0.5 e^10 : 0.5 e^6 : 0, renormalised.
     np.testing.assert_allclose(adjusted, [[1 / (1 + np.exp(-4)), np.exp(-4) / (1 + np.exp(-4)), 0.0]],
                                rtol=1e-5)
+
+
+def test_familiarity_is_each_crops_best_cosine_to_any_prototype() -> None:
+    prototypes = np.array([[[1.0, 0.0], [0.0, 1.0]], [[0.6, 0.8], [-1.0, 0.0]]], np.float32)
+    bank = StyleBank("v", ("a", "b"), ("one", "two"), prototypes)
+    crops = np.array([[0.6, 0.8], [-0.8, -0.6], [0.0, -1.0]], np.float32)
+    np.testing.assert_allclose(bank.familiarity(crops), [1.0, 0.8, 0.0], atol=1e-6)
+    assert bank.familiarity(np.zeros((0, 2), np.float32)).shape == (0,)
+
+
+def test_a_deck_is_unfamiliar_only_by_the_median_of_enough_cards() -> None:
+    few = np.full(UNFAMILIAR_MIN_CARDS - 1, 0.5)
+    assert not is_unfamiliar_deck(few)
+    low = np.full(UNFAMILIAR_MIN_CARDS, UNFAMILIAR_BELOW - 0.01)
+    assert is_unfamiliar_deck(low)
+    assert not is_unfamiliar_deck(np.full(UNFAMILIAR_MIN_CARDS, UNFAMILIAR_BELOW))
+    # A few cards far off do not make a known deck unfamiliar: the median decides.
+    mostly_known = np.concatenate([np.full(UNFAMILIAR_MIN_CARDS, 0.99), np.full(10, 0.2)])
+    assert not is_unfamiliar_deck(mostly_known)
 
 
 def _tiny_bank(version: str = "tiny-test", styles: int = 2, dims: int = 8) -> StyleBank:

@@ -12,6 +12,11 @@ over all styles; the head's probabilities are multiplied by the softmax of those
 the known deck it is nearest to: on the held-out twins in ``models/README.md`` about one point more
 of the unseen styles' crops, and the same on the styles the model knows. A deck profile, where the
 player enrolled the deck, replaces the bank: it knows that deck better.
+
+The bank also tells a deck the model never saw (``familiarity``, ``is_unfamiliar_deck``): the cards of
+a deck it trained on sit close to their prototypes, those of an unseen Italian pattern (the decks it
+reads worst) clearly lower once a whole deck's worth of cards is counted. ``tressette classify`` then
+suggests enrolling the deck.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ if TYPE_CHECKING:
 BANK_FORMAT = "tressette-style-bank/1"
 BANK_SUFFIX = ".bank.npz"
 DEFAULT_TEMPERATURE = 0.1
+# A deck whose cards' median familiarity is under this, over at least UNFAMILIAR_MIN_CARDS of them, is one
+# the model never saw (measured on a held-out twin, models/README.md, "A deck the model does not know").
+UNFAMILIAR_BELOW = 0.96
+UNFAMILIAR_MIN_CARDS = 30
 REBUILD_BANK = "rebuild it: .venv/bin/python -m vision.training.bank --model {model}"
 _META_KEY = "meta"
 _PROTOTYPES_KEY = "prototypes"
@@ -74,6 +83,13 @@ class StyleBank:
         styles, classes, dims = self.prototypes.shape
         cosines = embeddings.astype(np.float32) @ self.prototypes.reshape(styles * classes, dims).T
         return cosines.reshape(len(embeddings), styles, classes).max(axis=1)
+
+    def familiarity(self, embeddings: np.ndarray) -> np.ndarray:
+        """``[N]``: each crop's best cosine to any prototype of the bank (1 is a crop like one the bank's
+        decks were rendered into; a deck the model never saw sits lower)."""
+        if len(embeddings) == 0:
+            return np.zeros(0, np.float32)
+        return self.class_similarity(embeddings).max(axis=1)
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray,
                features: np.ndarray | None = None) -> np.ndarray:
@@ -135,3 +151,10 @@ def _strings(values: Sequence[object]) -> tuple[str, ...]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise TypeError(f"expected a list of strings, got {values!r}")
     return tuple(values)
+
+
+def is_unfamiliar_deck(familiarities: np.ndarray) -> bool:
+    """Whether the cards of one deck (``StyleBank.familiarity`` of the crops read as cards) look like a
+    deck the model never saw: at least ``UNFAMILIAR_MIN_CARDS`` of them, median under ``UNFAMILIAR_BELOW``.
+    Fewer cards never decide it: a dozen crops of a known deck can sit as low as an unseen deck's."""
+    return len(familiarities) >= UNFAMILIAR_MIN_CARDS and float(np.median(familiarities)) < UNFAMILIAR_BELOW

@@ -3,6 +3,8 @@
 Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may be ``back`` or
 ``none``), with ``"top": [[label, probability], ...]`` added by ``--top K``. An unreadable image gets
 an error line on stderr naming it; the other images are still read, and the exit status is then 1.
+Without ``--deck``, where the crops read as cards look like a deck the model never saw
+(``vision.style_bank.is_unfamiliar_deck``: 30 cards or more), a note on stderr suggests enrolling it.
 """
 
 from __future__ import annotations
@@ -15,15 +17,29 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.cards import is_card_code
 from vision.classifier import CardClassifier, Prediction
 from vision.decks import read_image
 from vision.enrollment import DeckProfile
 from vision.errors import VisionError
+from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
 
 CHUNK = 64  # images read into memory at a time
 MESSAGES = {
-    "it": {"unreadable": "{path}: immagine illeggibile ({reason})"},
-    "en": {"unreadable": "{path}: unreadable image ({reason})"},
+    "it": {
+        "unreadable": "{path}: immagine illeggibile ({reason})",
+        "unfamiliar": "queste {count} carte somigliano poco ai mazzi che il modello conosce (somiglianza "
+                      "mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, registralo con "
+                      "`tressette enroll --out MAZZO CARTELLA` e rileggile con `--deck MAZZO`; "
+                      "un mazzo mai visto può essere letto male anche una volta su due",
+    },
+    "en": {
+        "unreadable": "{path}: unreadable image ({reason})",
+        "unfamiliar": "these {count} cards look little like the decks the model knows (median similarity "
+                      "{median:.3f}, under {below}): if they are of one deck, enrol it with "
+                      "`tressette enroll --out DECK DIR` and read them again with `--deck DECK`; "
+                      "a deck never seen may be misread as often as one card in two",
+    },
 }
 
 
@@ -87,11 +103,24 @@ def run(args: argparse.Namespace) -> int:
         profile.check_model(classifier)
     top_k = max(args.top or 0, 1)
     failures = 0
+    card_embeddings: list[np.ndarray] = []
     for start in range(0, len(args.images), CHUNK):
         paths, crops, failed = _read_chunk(args.images[start:start + CHUNK], args.lang)
         failures += failed
         predictions = classifier.classify(crops, top_k=top_k, profile=profile)
         for path, prediction in zip(paths, predictions, strict=True):
             print(prediction_line(path, prediction, args.top))
+        card_embeddings += [p.embedding for p in predictions if is_card_code(p.card)]
     sys.stdout.flush()
+    if profile is None and classifier.bank is not None and card_embeddings:
+        _note_unfamiliar_deck(classifier.bank.familiarity(np.stack(card_embeddings)), args.lang)
     return 1 if failures else 0
+
+
+def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
+    """On stderr, where the cards read look like a deck the model never saw: enrol it."""
+    if is_unfamiliar_deck(familiarities):
+        message = MESSAGES[lang]["unfamiliar"].format(
+            count=len(familiarities), median=float(np.median(familiarities)), below=UNFAMILIAR_BELOW)
+        label = "nota" if lang == "it" else "note"
+        print(f"tressette classify: {label}: {message}", file=sys.stderr)
