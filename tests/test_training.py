@@ -273,6 +273,8 @@ def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(
 
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
 def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_path: Path) -> None:
+    """Here with the tried options that act inside the training loop (random convolutions, suit and
+    rank heads): the exported model keeps the contract with them."""
     from vision.classifier import CardClassifier
     from vision.style_bank import bank_path
 
@@ -280,8 +282,47 @@ def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_
     out = tmp_path / "m.onnx"
     assert train_main(["--out", str(out), "--width", "32", "--height", "48", "--pool", "64",
                        "--val-pool", "16", "--steps", "2", "--batch", "16", "--workers", "1",
-                       "--threads", "1", "--styles", style]) == 0
+                       "--threads", "1", "--styles", style, "--randconv", "0.5", "--suit-rank", "0.5"]) == 0
     classifier = CardClassifier.load(out)
     assert classifier.bank is not None and bank_path(out).is_file()
     assert classifier.bank.styles == (style,)
     assert classifier.bank.model_version == classifier.info.model_version
+
+
+def test_the_suit_and_rank_heads_learn_each_cards_suit_and_rank_and_skip_backs_and_nones() -> None:
+    from vision.training.train import RANK_TARGETS, SUIT_TARGETS, suit_rank_loss
+
+    assert (SUIT_TARGETS[CLASS_LABELS.index("3s")], RANK_TARGETS[CLASS_LABELS.index("3s")]) == (2, 2)
+    assert (SUIT_TARGETS[CLASS_LABELS.index("10c")], RANK_TARGETS[CLASS_LABELS.index("10c")]) == (0, 9)
+    assert SUIT_TARGETS[CLASS_LABELS.index("back")] == RANK_TARGETS[CLASS_LABELS.index("none")] == -100
+    torch.manual_seed(0)
+    model = CardNet(len(CLASS_LABELS), embedding_dim=16, suit_rank=True)
+    embedding = torch.nn.functional.normalize(torch.randn(3, 16), dim=1)
+    cards = np.array([CLASS_LABELS.index(code) for code in ("1c", "7b", "10d")])
+    loss = suit_rank_loss(model, embedding, cards)
+    assert loss.item() > 0 and loss.requires_grad
+    blanks = np.array([CLASS_LABELS.index("back"), CLASS_LABELS.index("none"), CLASS_LABELS.index("none")])
+    assert suit_rank_loss(model, embedding, blanks).item() == 0.0
+    mixed = np.array([cards[0], blanks[0], blanks[1]])
+    assert suit_rank_loss(model, embedding, mixed).item() == pytest.approx(
+        suit_rank_loss(model, embedding[:1], cards[:1]).item(), rel=1e-5)
+
+
+def test_the_suit_and_rank_heads_leave_the_reading_as_it_is_and_are_asked_for() -> None:
+    def built(suit_rank: bool) -> CardNet:
+        torch.manual_seed(0)
+        return CardNet(len(CLASS_LABELS), embedding_dim=16, suit_rank=suit_rank).eval()
+
+    with_heads, without = built(True), built(False)
+    image = torch.rand(2, 3, 96, 64, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        assert torch.equal(with_heads(image)[0], without(image)[0])
+    with pytest.raises(ValueError, match="no suit and rank heads"):
+        without.suit_rank_logits(torch.zeros(1, 16))
+    assert parse_args(["--out", "m.onnx", "--suit-rank", "0.5"]).suit_rank == 0.5
+
+
+def test_a_negative_suit_rank_weight_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--suit-rank", "-1"])
+    assert "--suit-rank is the weight of a loss" in capsys.readouterr().err

@@ -5,6 +5,9 @@ projection to a ``embedding_dim`` vector that is L2-normalised. The logits are t
 that embedding and one learned unit vector per class, times a fixed scale: so the embedding the
 runtime uses for enrolment (nearest prototype) lives in exactly the space the classes were learned in.
 
+Optional suit and rank heads (``train --suit-rank WEIGHT``, training only) read the embedding as the
+card's suit and rank apart, so that what a rank looks like is learnt across the four suits.
+
 An optional corner branch (``CornerSpec``, ``train --corner``, the shipped recipe: see ``models/README.md``)
 reads the crop's top-left corner at twice the trunk's resolution. An optional ``MixStyle`` (training only)
 mixes the early feature statistics of two crops, so that the deck's print matters less than the shapes.
@@ -17,6 +20,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 from torch.nn import functional as F  # noqa: N812
+
+from engine.cards import RANKS, SUITS
 
 # (output channels, stride) of each depthwise-separable block after the stem. The first block
 # already halves the resolution: on a CPU the full-resolution layers dominate the training time, and
@@ -134,7 +139,7 @@ class CardNet(nn.Module):
 
     def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
                  blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0,
-                 corner: CornerSpec | None = None, mixstyle: float = 0.0) -> None:
+                 corner: CornerSpec | None = None, mixstyle: float = 0.0, suit_rank: bool = False) -> None:
         super().__init__()
         self.features = _separable_stack(stem, blocks, 2, mixstyle)
         channels = blocks[-1][0] if blocks else stem
@@ -147,6 +152,11 @@ class CardNet(nn.Module):
         self.class_vectors = nn.Parameter(torch.randn(num_classes, embedding_dim) * 0.1)
         self.scale = scale
         self.embedding_dim = embedding_dim
+        self.suit_head: nn.Linear | None = None
+        self.rank_head: nn.Linear | None = None
+        if suit_rank:
+            self.suit_head = nn.Linear(embedding_dim, len(SUITS))
+            self.rank_head = nn.Linear(embedding_dim, len(RANKS))
 
     @property
     def input_factor(self) -> int:
@@ -166,6 +176,13 @@ class CardNet(nn.Module):
             keep = torch.rand(len(image), 1, device=image.device) >= self.corner.dropout
             corner_pooled = corner_pooled * keep / (1.0 - self.corner.dropout)
         return torch.cat([self.features(trunk).mean(dim=(2, 3)), corner_pooled], dim=1)
+
+    def suit_rank_logits(self, embedding: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Training only: (suit logits ``[N, 4]``, rank logits ``[N, 10]``) of unit embeddings, in the
+        order of ``engine.cards.SUITS`` and ``RANKS``. A ValueError for a net built without the heads."""
+        if self.suit_head is None or self.rank_head is None:
+            raise ValueError("this CardNet has no suit and rank heads (built with suit_rank=False)")
+        return self.scale * self.suit_head(embedding), self.scale * self.rank_head(embedding)
 
     def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         embedding = F.normalize(self.project(self.pooled(image)), dim=1)

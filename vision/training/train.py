@@ -11,8 +11,10 @@ the number cards with a piece of a figure between the pips, so that a picture th
 another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck; these
 three tried and not shipped, see ``models/README.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
-input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops,
-tried and not shipped, see ``models/README.md``) on it with AdamW and a one-cycle schedule, and exports
+input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops;
+``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
+heads reading the suit and the rank apart; these three tried and not shipped, see ``models/README.md``)
+on it with AdamW and a one-cycle schedule, and exports
 the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
 differ in the last bits between machines.
@@ -32,7 +34,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F  # noqa: N812
 
-from engine.cards import CLASS_LABELS
+from engine.cards import CLASS_LABELS, RANKS, SUITS, is_card_code, parse_card
 from vision.classifier import CardClassifier
 from vision.decks import find_cards_root, list_styles
 from vision.errors import VisionError
@@ -42,6 +44,7 @@ from vision.training.bank import build_bank
 from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
+from vision.training.randconv import random_convolutions
 
 DEFAULT_WIDTH = 64
 DEFAULT_HEIGHT = 96
@@ -79,6 +82,8 @@ class TrainConfig:
     decorate: float = 0.0
     numeral_swap: float = 0.0
     half_mix: float = 0.0
+    randconv: float = 0.0
+    suit_rank: float = 0.0
 
     @property
     def augmentations(self) -> Augmentations:
@@ -110,6 +115,23 @@ def _batch_tensor(images: np.ndarray, config: TrainConfig, rng: np.random.Genera
         flips = rng.random(len(crops)) < 0.5
         crops = [np.ascontiguousarray(c[::-1, ::-1]) if f else c for c, f in zip(crops, flips, strict=True)]
     return torch.from_numpy(to_model_input(crops, *config.input_size, config.mean, config.std))
+
+
+IGNORED = -100  # cross_entropy's ignore_index: backs and nones have no suit or rank
+SUIT_TARGETS = np.array([SUITS.index(parse_card(label).suit) if is_card_code(label) else IGNORED
+                         for label in CLASS_LABELS], np.int64)
+RANK_TARGETS = np.array([RANKS.index(parse_card(label).rank) if is_card_code(label) else IGNORED
+                         for label in CLASS_LABELS], np.int64)
+
+
+def suit_rank_loss(model: CardNet, embedding: torch.Tensor, labels: np.ndarray) -> torch.Tensor:
+    """The mean of the cross-entropies of the suit and the rank heads over the crops that show a card."""
+    suit_logits, rank_logits = model.suit_rank_logits(embedding)
+    suits, ranks = torch.from_numpy(SUIT_TARGETS[labels]), torch.from_numpy(RANK_TARGETS[labels])
+    if bool((suits == IGNORED).all()):
+        return embedding.sum() * 0.0
+    return 0.5 * (F.cross_entropy(suit_logits, suits, ignore_index=IGNORED)
+                  + F.cross_entropy(rank_logits, ranks, ignore_index=IGNORED))
 
 
 def accuracy(model: CardNet, images: np.ndarray, labels: np.ndarray, config: TrainConfig) -> float:
@@ -152,11 +174,12 @@ def train(config: TrainConfig) -> CardNet:
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
-                    mixstyle=config.mixstyle)
+                    mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
                                                    pct_start=0.15)
     rng = np.random.default_rng(config.seed)
+    convolutions = torch.Generator().manual_seed(config.seed)
     order = rng.permutation(len(images))
     position = 0
     model.train()
@@ -165,9 +188,14 @@ def train(config: TrainConfig) -> CardNet:
             order, position = rng.permutation(len(images)), 0
         index = np.sort(order[position:position + config.batch])
         position += config.batch
-        logits, _ = model(_batch_tensor(images[index], config, rng))
+        batch = _batch_tensor(images[index], config, rng)
+        if config.randconv > 0:
+            batch = random_convolutions(batch, config.randconv, convolutions)
+        logits, embedding = model(batch)
         target = torch.from_numpy(labels[index])
         loss = F.cross_entropy(logits, target, label_smoothing=config.label_smoothing)
+        if config.suit_rank > 0:
+            loss = loss + config.suit_rank * suit_rank_loss(model, embedding, labels[index])
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         optimiser.step()
@@ -225,6 +253,12 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--mixstyle", type=float, default=TrainConfig.mixstyle,
                         help="probability per batch of mixing the early feature statistics of two crops "
                              "(MixStyle), so that a deck's print matters less than its shapes")
+    parser.add_argument("--randconv", type=float, default=TrainConfig.randconv,
+                        help="share of the crops of each batch passed through a random convolution that "
+                             "keeps their shapes and changes texture, colours and lines (validation: none)")
+    parser.add_argument("--suit-rank", type=float, default=TrainConfig.suit_rank,
+                        help="weight of the loss of two more heads reading the card's suit and its rank "
+                             "apart, so that a rank is learnt across the suits (0: no such heads)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
@@ -238,6 +272,11 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                      f"got {args.numeral_swap}")
     if not 0.0 <= args.half_mix <= 1.0:
         parser.error(f"--half-mix is a share of the cards, between 0 and 1; got {args.half_mix}")
+    if not 0.0 <= args.randconv <= 1.0:
+        parser.error(f"--randconv is a share of the crops of each batch, between 0 and 1; "
+                     f"got {args.randconv}")
+    if args.suit_rank < 0:
+        parser.error(f"--suit-rank is the weight of a loss, 0 or more; got {args.suit_rank}")
     if args.corner_width < 8:
         parser.error(f"--corner-width is at least 8 input pixels; got {args.corner_width}")
     if not 0.0 <= args.corner_dropout < 1.0:
@@ -260,7 +299,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
         mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
-        half_mix=args.half_mix,
+        half_mix=args.half_mix, randconv=args.randconv, suit_rank=args.suit_rank,
     )
 
 
