@@ -262,6 +262,19 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
     assert "--figure-swap" in error and "-0.2" in error
 
 
+@pytest.mark.parametrize("option", ["--restyle", "--figure-swap", "--decorate", "--numeral-swap",
+                                    "--half-mix", "--randconv", "--mixstyle"])
+def test_every_share_option_refuses_a_value_outside_zero_to_one_and_keeps_a_valid_one(
+    option: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    for bad in ("1.01", "-0.5"):
+        with pytest.raises(SystemExit):
+            parse_args(["--out", "m.onnx", option, bad])
+        error = capsys.readouterr().err
+        assert f"{option} is a " in error and "between 0 and 1" in error and f"got {float(bad)}" in error
+    assert getattr(parse_args(["--out", "m.onnx", option, "0.25"]), option[2:].replace("-", "_")) == 0.25
+
+
 def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -210,6 +210,18 @@ def train(config: TrainConfig) -> CardNet:
     return model.eval()
 
 
+# The options that are a share from 0 to 1, and what each is a share of (for the error that refuses one).
+SHARES: dict[str, str] = {
+    "restyle": "a share of the training cards",
+    "figure_swap": "a share of the indexed figures",
+    "decorate": "a share of the number cards",
+    "numeral_swap": "a share of the Italian number cards",
+    "half_mix": "a share of the cards",
+    "randconv": "a share of the crops of each batch",
+    "mixstyle": "a probability per batch",
+}
+
+
 def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser = argparse.ArgumentParser(prog="python -m vision.training.train",
                                      description=__doc__.split("\n")[0])
@@ -260,21 +272,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                         help="weight of the loss of two more heads reading the card's suit and its rank "
                              "apart, so that a rank is learnt across the suits (0: no such heads)")
     args = parser.parse_args(argv)
-    if not 0.0 <= args.restyle <= 1.0:
-        parser.error(f"--restyle is a share of the training cards, between 0 and 1; got {args.restyle}")
-    if not 0.0 <= args.figure_swap <= 1.0:
-        parser.error(f"--figure-swap is a share of the indexed figures, between 0 and 1; "
-                     f"got {args.figure_swap}")
-    if not 0.0 <= args.decorate <= 1.0:
-        parser.error(f"--decorate is a share of the number cards, between 0 and 1; got {args.decorate}")
-    if not 0.0 <= args.numeral_swap <= 1.0:
-        parser.error(f"--numeral-swap is a share of the Italian number cards, between 0 and 1; "
-                     f"got {args.numeral_swap}")
-    if not 0.0 <= args.half_mix <= 1.0:
-        parser.error(f"--half-mix is a share of the cards, between 0 and 1; got {args.half_mix}")
-    if not 0.0 <= args.randconv <= 1.0:
-        parser.error(f"--randconv is a share of the crops of each batch, between 0 and 1; "
-                     f"got {args.randconv}")
+    for option, what in SHARES.items():
+        value = getattr(args, option)
+        if not 0.0 <= value <= 1.0:
+            parser.error(f"--{option.replace('_', '-')} is {what}, between 0 and 1; got {value}")
     if args.suit_rank < 0:
         parser.error(f"--suit-rank is the weight of a loss, 0 or more; got {args.suit_rank}")
     if args.corner_width < 8:
@@ -282,8 +283,6 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.corner_dropout < 1.0:
         parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
                      f"got {args.corner_dropout}")
-    if not 0.0 <= args.mixstyle <= 1.0:
-        parser.error(f"--mixstyle is a probability per batch, between 0 and 1; got {args.mixstyle}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
