@@ -87,8 +87,6 @@ class StyleBank:
     def familiarity(self, embeddings: np.ndarray) -> np.ndarray:
         """``[N]``: each crop's best cosine to any prototype of the bank (1 is a crop like one the bank's
         decks were rendered into; a deck the model never saw sits lower)."""
-        if len(embeddings) == 0:
-            return np.zeros(0, np.float32)
         return self.class_similarity(embeddings).max(axis=1)
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray,

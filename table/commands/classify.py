@@ -28,17 +28,17 @@ CHUNK = 64  # images read into memory at a time
 MESSAGES = {
     "it": {
         "unreadable": "{path}: immagine illeggibile ({reason})",
-        "unfamiliar": "queste {count} carte somigliano poco ai mazzi che il modello conosce (somiglianza "
-                      "mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, registralo con "
-                      "`tressette enroll --out MAZZO CARTELLA` e rileggile con `--deck MAZZO`; "
-                      "un mazzo mai visto può essere letto male anche una volta su due",
+        "unfamiliar": "nota: queste {count} carte somigliano poco ai mazzi che il modello conosce "
+                      "(somiglianza mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, "
+                      "registralo con `tressette enroll --out MAZZO CARTELLA` e rileggile con "
+                      "`--deck MAZZO`; un mazzo mai visto può essere letto male anche una volta su due",
     },
     "en": {
         "unreadable": "{path}: unreadable image ({reason})",
-        "unfamiliar": "these {count} cards look little like the decks the model knows (median similarity "
-                      "{median:.3f}, under {below}): if they are of one deck, enrol it with "
-                      "`tressette enroll --out DECK DIR` and read them again with `--deck DECK`; "
-                      "a deck never seen may be misread as often as one card in two",
+        "unfamiliar": "note: these {count} cards look little like the decks the model knows "
+                      "(median similarity {median:.3f}, under {below}): if they are of one deck, "
+                      "enrol it with `tressette enroll --out DECK DIR` and read them again with "
+                      "`--deck DECK`; a deck never seen may be misread as often as one card in two",
     },
 }
 
@@ -122,5 +122,4 @@ def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
     if is_unfamiliar_deck(familiarities):
         message = MESSAGES[lang]["unfamiliar"].format(
             count=len(familiarities), median=float(np.median(familiarities)), below=UNFAMILIAR_BELOW)
-        label = "nota" if lang == "it" else "note"
-        print(f"tressette classify: {label}: {message}", file=sys.stderr)
+        print(f"tressette classify: {message}", file=sys.stderr)
