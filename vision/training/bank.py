@@ -27,6 +27,7 @@ from vision.errors import VisionError
 from vision.style_bank import DEFAULT_TEMPERATURE, StyleBank, bank_path
 from vision.training.dataset import NO_ARTWORK
 from vision.training.evaluate import render_eval_set
+from vision.training.pysol_decks import STYLE_PREFIX
 
 BANK_PER_CLASS = 3
 BANK_SEED = 12345
@@ -84,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads, use_bank=False)
     styles = tuple(s for s in args.styles.split(",") if s) or trained_styles(classifier)
     unknown = sorted(set(styles) - set(list_styles(root)))
+    if unknown and all(style.startswith(STYLE_PREFIX) for style in unknown):
+        parser.error(f"{len(unknown)} styles are Debian's PySolFC card sets, not under {root}: "
+                     "make them with .venv/bin/python -m vision.training.pysol_decks --out DIR, "
+                     "then TRESSETTE_CARDS=DIR")
     if unknown:
         parser.error(f"unknown styles {unknown}; available under {root}: {', '.join(list_styles(root))}")
     started = time.perf_counter()
