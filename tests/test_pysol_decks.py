@@ -121,6 +121,14 @@ def test_a_missing_card_is_named(tmp_path: Path) -> None:
         convert_set("short", sets["short"], tmp_path)
 
 
+def test_an_unreadable_card_picture_is_named(tmp_path: Path) -> None:
+    files = _cardset("torn")
+    files["cardset-torn/05s.png"] = b"not a picture"
+    sets = read_cardsets(_deb(files), ["torn"])
+    with pytest.raises(PysolDeckError, match=r"cardset-torn/05s.png: not a readable image"):
+        convert_set("torn", sets["torn"], tmp_path)
+
+
 def test_a_package_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:
     with pytest.raises(PysolDeckError, match=r"here.deb: SHA-256 [0-9a-f]{64}, expected "):
         checked(_deb(_cardset("x")), "here.deb")
