@@ -149,6 +149,17 @@ def test_italian_styles_keep_their_share_of_the_draws_however_many_french_design
     assert np.allclose(style_draw_weights(["a", "b", "c", "d"], 0.25), 0.25)  # one kind only: all alike
 
 
+def test_the_pysol_designs_can_be_given_their_own_share_so_the_other_french_decks_keep_theirs() -> None:
+    names = ["napoletane", "sarde", "kde-penguins", "gnome-paris"] + [f"pysol-{i}" for i in range(8)]
+    weights = style_draw_weights(names, italian_share=0.25, pysol_share=0.25)
+    assert weights[:2].sum() == pytest.approx(0.25) and weights[4:].sum() == pytest.approx(0.25)
+    assert np.allclose(weights[2:4], 0.25)  # the two other French decks share the half left
+    only_pysol = style_draw_weights(names, pysol_share=0.5)
+    assert only_pysol[4:].sum() == pytest.approx(0.5) and np.allclose(only_pysol[:4], 0.125)
+    absent = style_draw_weights(["napoletane", "kde-penguins"], italian_share=0.25, pysol_share=0.25)
+    assert absent.tolist() == pytest.approx([0.25, 0.75])  # no PySolFC design: its share goes back
+
+
 def test_drawn_styles_follow_their_weights_only_when_asked() -> None:
     styles = [flat_style("napoletane", 10)] + [flat_style(f"pysol-{i}", 20 + i) for i in range(9)]
     shares = Augmentations(italian_share=0.25)

@@ -39,6 +39,7 @@ from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, 
 from vision.half_mix import half_mixed, is_same_suit_system
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
+from vision.training.pysol_decks import STYLE_PREFIX
 
 CHUNK = 256
 # Relative share of each class among the samples: every card 1, back 1.5, none 3 (none is many things).
@@ -66,7 +67,9 @@ class Augmentations:
     the same card of another rendered style of its suits (``vision.half_mix``); ``italian_share``: the
     share of the crops drawn from the Italian-suited styles together (``style_draw_weights``), so that
     many French designs (``vision.training.pysol_decks``) do not crowd out the patterns a Tressette
-    table uses; 0 draws every style alike, as the shipped recipe does (12 of its 47 styles: 25.5%).
+    table uses; 0 draws every style alike, as the shipped recipe does (12 of its 47 styles: 25.5%);
+    ``pysol_share``: the same for the PySolFC designs together, so that they do not crowd out the
+    French decks of ``../shared/cards`` either.
     """
 
     p_restyle: float = 0.0
@@ -75,6 +78,7 @@ class Augmentations:
     p_numeral_swap: float = 0.0
     p_half_mix: float = 0.0
     italian_share: float = 0.0
+    pysol_share: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -94,6 +98,8 @@ class Augmentations:
             key.append(["half_mix", self.p_half_mix])
         if self.italian_share:
             key.append(["italian_share", self.italian_share])
+        if self.pysol_share:
+            key.append(["pysol_share", self.pysol_share])
         return key
 
 
@@ -142,13 +148,20 @@ class Pool:
         return Pool(self.images[keep], self.labels[keep], self.style_ids[keep], self.style_names)
 
 
-def style_draw_weights(names: Sequence[str], italian_share: float) -> np.ndarray:
-    """How often each style is drawn: the Italian-suited ones together ``italian_share`` of the crops
-    and the French-suited ones the rest, alike within each; alike for all when only one kind is there."""
-    italian = np.array([is_italian_style(name) for name in names])
-    if italian.all() or not italian.any():
-        return np.full(len(names), 1.0 / len(names))
-    return np.where(italian, italian_share / italian.sum(), (1.0 - italian_share) / (~italian).sum())
+def style_draw_weights(names: Sequence[str], italian_share: float = 0.0,
+                       pysol_share: float = 0.0) -> np.ndarray:
+    """How often each style is drawn. A group given a share (the Italian-suited styles
+    ``italian_share``, Debian's PySolFC designs, ``pysol-*``, ``pysol_share``; 0: none) gets it
+    together, alike within the group; the other styles share the rest alike; normalised to sum 1, so a
+    group that is not there gives its share back."""
+    group_shares = {"italian": italian_share, "pysol": pysol_share}
+    groups = ["italian" if is_italian_style(name) else "pysol" if name.startswith(STYLE_PREFIX) else "french"
+              for name in names]
+    fixed = {group: share for group, share in group_shares.items() if share and group in groups}
+    unfixed = sum(group not in fixed for group in groups)
+    rest = (1.0 - sum(fixed.values())) / unfixed if unfixed else 0.0
+    weights = np.array([fixed[group] / groups.count(group) if group in fixed else rest for group in groups])
+    return weights / weights.sum()
 
 
 def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
@@ -156,8 +169,9 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop,
     its card drawn in the trainer's ways by ``shares``."""
     settings = CropSettings(p_restyle=shares.p_restyle)
-    if shares.italian_share:
-        weights = style_draw_weights([style.name for style in styles], shares.italian_share)
+    if shares.italian_share or shares.pysol_share:
+        names = [style.name for style in styles]
+        weights = style_draw_weights(names, shares.italian_share, shares.pysol_share)
         style_index = int(rng.choice(len(styles), p=weights))
     else:
         style_index = int(rng.integers(len(styles)))

@@ -83,6 +83,7 @@ class TrainConfig:
     numeral_swap: float = 0.0
     half_mix: float = 0.0
     italian_share: float = 0.0
+    pysol_share: float = 0.0
     randconv: float = 0.0
     suit_rank: float = 0.0
 
@@ -90,7 +91,7 @@ class TrainConfig:
     def augmentations(self) -> Augmentations:
         """The shares of the training cards drawn in each of the trainer's ways."""
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
-                             self.italian_share)
+                             self.italian_share, self.pysol_share)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -220,6 +221,7 @@ SHARES: dict[str, str] = {
     "numeral_swap": "a share of the Italian number cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
+    "pysol_share": "a share of the training crops",
     "randconv": "a share of the crops of each batch",
     "mixstyle": "a probability per batch",
 }
@@ -256,6 +258,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--italian-share", type=float, default=TrainConfig.italian_share,
                         help="share of the training crops drawn from the Italian-suited styles together, "
                              "however many French designs there are (0: every style alike)")
+    parser.add_argument("--pysol-share", type=float, default=TrainConfig.pysol_share,
+                        help="share of the training crops drawn from Debian's PySolFC designs (pysol-*) "
+                             "together, so that the other French decks keep theirs (0: drawn like them)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -304,7 +309,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
         mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
-        half_mix=args.half_mix, italian_share=args.italian_share, randconv=args.randconv,
+        half_mix=args.half_mix, italian_share=args.italian_share,
+        pysol_share=args.pysol_share, randconv=args.randconv,
         suit_rank=args.suit_rank,
     )
 
