@@ -27,6 +27,7 @@ from vision.training.pysol_decks import (
     deb_members,
     read_cardsets,
     source_file,
+    unknown_styles_message,
 )
 
 SUITS = "cdhs"
@@ -181,3 +182,15 @@ def test_a_bank_of_card_sets_not_made_yet_says_how_to_make_them(
     err = capsys.readouterr().err
     assert "2 styles are Debian's PySolFC card sets" in err
     assert "vision.training.pysol_decks --out DIR, then TRESSETTE_CARDS=DIR" in err
+
+
+def test_missing_styles_are_named_and_missing_pysol_sets_come_with_the_command_that_makes_them(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "cards" / "francesi").mkdir(parents=True)
+    root = tmp_path / "cards"
+    assert unknown_styles_message(["francesi"], root) is None
+    hint = unknown_styles_message(["francesi", "pysol-liege"], root)
+    assert hint is not None and hint.startswith("1 styles are Debian's PySolFC card sets")
+    other = unknown_styles_message(["pysol-liege", "sarde"], root)
+    assert other == f"unknown styles ['pysol-liege', 'sarde']; available under {root}: francesi"

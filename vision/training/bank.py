@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import CardClassifier, l2_normalise
-from vision.decks import find_cards_root, list_styles
+from vision.decks import find_cards_root
 from vision.errors import VisionError
 from vision.style_bank import DEFAULT_TEMPERATURE, StyleBank, bank_path
 from vision.training.dataset import NO_ARTWORK
 from vision.training.evaluate import render_eval_set
-from vision.training.pysol_decks import STYLE_PREFIX
+from vision.training.pysol_decks import unknown_styles_message
 
 BANK_PER_CLASS = 3
 BANK_SEED = 12345
@@ -84,13 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise VisionError(NO_ARTWORK)
     classifier = CardClassifier.load(args.model, threads=args.threads, use_bank=False)
     styles = tuple(s for s in args.styles.split(",") if s) or trained_styles(classifier)
-    unknown = sorted(set(styles) - set(list_styles(root)))
-    if unknown and all(style.startswith(STYLE_PREFIX) for style in unknown):
-        parser.error(f"{len(unknown)} styles are Debian's PySolFC card sets, not under {root}: "
-                     "make them with .venv/bin/python -m vision.training.pysol_decks --out DIR, "
-                     "then TRESSETTE_CARDS=DIR")
-    if unknown:
-        parser.error(f"unknown styles {unknown}; available under {root}: {', '.join(list_styles(root))}")
+    problem = unknown_styles_message(styles, root)
+    if problem:
+        parser.error(problem)
     started = time.perf_counter()
     bank = build_bank(classifier, root, styles, args.per_class, args.seed)
     out = bank.save(args.out or bank_path(args.model))

@@ -36,6 +36,7 @@ from vision.decks import Deck, find_cards_root, list_styles
 from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
 from vision.training.dataset import NO_ARTWORK, load_style
+from vision.training.pysol_decks import unknown_styles_message
 
 EVAL_SEED = 7_777_777
 PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
@@ -160,9 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise VisionError(NO_ARTWORK)
     available = list_styles(root)
     styles = [s for s in args.styles.split(",") if s] or available
-    unknown = sorted(set(styles) - set(available))
-    if unknown:
-        parser.error(f"unknown styles {unknown}; available: {', '.join(available)}")
+    problem = unknown_styles_message(styles, root)
+    if problem:
+        parser.error(problem)
     classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view,
                                      unsure_below=args.unsure_below, use_bank=args.use_bank)
     started = time.perf_counter()

@@ -172,6 +172,19 @@ def checked(deb: bytes, where: str) -> bytes:
     return deb
 
 
+def unknown_styles_message(wanted: Sequence[str], root: Path | None) -> str | None:
+    """None when every style of ``wanted`` is a folder under ``root``; else the error that names the
+    missing ones and what is there, and, when they are all PySolFC sets, the command that makes them."""
+    available = list_styles(root) if root else []
+    unknown = sorted(set(wanted) - set(available))
+    if not unknown:
+        return None
+    if all(style.startswith(STYLE_PREFIX) for style in unknown):
+        return (f"{len(unknown)} styles are Debian's PySolFC card sets, not under {root}: make them with "
+                ".venv/bin/python -m vision.training.pysol_decks --out DIR, then TRESSETTE_CARDS=DIR")
+    return f"unknown styles {unknown}; available under {root}: {', '.join(available)}"
+
+
 def link_styles(source: Path, out: Path) -> list[str]:
     """Link every style folder of ``source`` into ``out`` (an existing link is kept); their names."""
     linked = []

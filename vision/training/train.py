@@ -44,6 +44,7 @@ from vision.training.bank import build_bank
 from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
+from vision.training.pysol_decks import unknown_styles_message
 from vision.training.randconv import random_convolutions
 
 DEFAULT_WIDTH = 64
@@ -298,9 +299,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
     chosen = tuple(s for s in args.styles.split(",") if s) or tuple(available)
-    unknown = sorted(set(holdout + chosen) - set(available))
-    if unknown:
-        parser.error(f"unknown styles {unknown}; available under {root}: {', '.join(available)}")
+    problem = unknown_styles_message(holdout + chosen, root)
+    if problem:
+        parser.error(problem)
     styles = tuple(s for s in chosen if s not in holdout)
     return TrainConfig(
         out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
