@@ -11,6 +11,7 @@ others from the very same pool (``Pool.without``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -164,14 +165,22 @@ def style_draw_weights(names: Sequence[str], italian_share: float = 0.0,
     return weights / weights.sum()
 
 
+@functools.lru_cache(maxsize=8)
+def _cached_draw_weights(names: tuple[str, ...], italian_share: float, pysol_share: float) -> np.ndarray:
+    """``style_draw_weights`` once per set of styles (a pool draws from the same styles every time)."""
+    weights = style_draw_weights(names, italian_share, pysol_share)
+    weights.flags.writeable = False
+    return weights
+
+
 def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
                 shares: Augmentations = NO_AUGMENTATIONS) -> tuple[np.ndarray, int, int]:
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop,
     its card drawn in the trainer's ways by ``shares``."""
     settings = CropSettings(p_restyle=shares.p_restyle)
     if shares.italian_share or shares.pysol_share:
-        names = [style.name for style in styles]
-        weights = style_draw_weights(names, shares.italian_share, shares.pysol_share)
+        names = tuple(style.name for style in styles)
+        weights = _cached_draw_weights(names, shares.italian_share, shares.pysol_share)
         style_index = int(rng.choice(len(styles), p=weights))
     else:
         style_index = int(rng.integers(len(styles)))
