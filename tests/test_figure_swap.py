@@ -20,7 +20,8 @@ from vision.figure_swap import (
     legible_settings,
     swap_figure,
 )
-from vision.training.dataset import Augmentations, DatasetError, draw_sample, render_pool
+from vision.training.dataset import Augmentations, DatasetError, draw_sample, has_figure_index, render_pool
+from vision.training.pysol_decks import DECKS, INDEXED_DECKS
 
 CARDS_ROOT = find_cards_root()
 # Decks whose figures carry no corner index: the picture is all there is to read.
@@ -63,7 +64,20 @@ def test_the_indexed_styles_are_french_decks_of_the_artwork() -> None:
     assert not INDEXED_STYLES & set(WITHOUT_INDEX)
 
 
-@pytest.mark.parametrize("name", ["toscane", "kde-penguins"])
+@pytest.mark.parametrize(("name", "indexed"), [
+    ("kde-penguins", True), ("pysol-warwick", True), ("pysol-india-pantheon", True), ("toscane", False),
+    ("pysol-1567", False), ("pysol-z-minimal", False), ("warwick", False), ("pysol-kde-penguins", False),
+])
+def test_a_style_has_a_figure_index_when_its_figures_carry_one(name: str, indexed: bool) -> None:
+    assert has_figure_index(name) is indexed
+
+
+def test_the_indexed_pysol_sets_are_converted_sets() -> None:
+    assert set(INDEXED_DECKS) <= set(DECKS), sorted(set(INDEXED_DECKS) - set(DECKS))
+    assert list(INDEXED_DECKS) == sorted(set(INDEXED_DECKS))
+
+
+@pytest.mark.parametrize("name", ["toscane", "kde-penguins", "pysol-warwick", "pysol-1567"])
 def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
     styles = [graded_style(name)]
     kept = swapped = 0
@@ -71,12 +85,12 @@ def test_only_figures_of_a_deck_with_an_index_are_swapped(name: str) -> None:
         plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=0.0))
         asked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_figure_swap=1.0))
         is_figure = bool(figure_donors(CLASS_LABELS[plain[1]]))
-        if name not in INDEXED_STYLES or not is_figure:
+        if not has_figure_index(name) or not is_figure:
             assert np.array_equal(plain[0], asked[0]) and plain[1:] == asked[1:]
             kept += 1
         else:
             swapped += not np.array_equal(plain[0], asked[0])
-    assert kept >= 20 and (swapped > 0) == (name in INDEXED_STYLES)
+    assert kept >= 20 and (swapped > 0) == has_figure_index(name)
 
 
 def test_a_share_outside_zero_to_one_is_refused() -> None:

@@ -40,7 +40,7 @@ from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, 
 from vision.half_mix import half_mixed, is_same_suit_system
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
-from vision.training.pysol_decks import STYLE_PREFIX
+from vision.training.pysol_decks import INDEXED_DECKS, STYLE_PREFIX
 
 CHUNK = 256
 # Relative share of each class among the samples: every card 1, back 1.5, none 3 (none is many things).
@@ -149,6 +149,15 @@ class Pool:
         return Pool(self.images[keep], self.labels[keep], self.style_ids[keep], self.style_names)
 
 
+_PYSOL_INDEXED_STYLES = frozenset(STYLE_PREFIX + name for name in INDEXED_DECKS)
+
+
+def has_figure_index(style_name: str) -> bool:
+    """Whether the figures of style ``style_name`` carry a corner index that figure swap keeps: a style of
+    ``vision.figure_swap.INDEXED_STYLES`` or a PySolFC set of ``pysol_decks.INDEXED_DECKS``."""
+    return style_name in INDEXED_STYLES or style_name in _PYSOL_INDEXED_STYLES
+
+
 def style_draw_weights(names: Sequence[str], italian_share: float = 0.0,
                        pysol_share: float = 0.0) -> np.ndarray:
     """How often each style is drawn. A group given a share (the Italian-suited styles
@@ -210,7 +219,7 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
               and is_same_suit_system(style.name, other.name)] if shares.p_half_mix else []
     if halves and rng.random() < shares.p_half_mix:
         art = half_mixed(art, halves, rng)
-    can_swap = shares.p_figure_swap > 0.0 and style.name in INDEXED_STYLES
+    can_swap = shares.p_figure_swap > 0.0 and has_figure_index(style.name)
     donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
     if donors and rng.random() < shares.p_figure_swap:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])

@@ -55,6 +55,18 @@ DECKS: tuple[str, ...] = (
     "z-minimal-fourcolor",
 )
 
+# Sets of ``DECKS`` whose Jack, Queen and King carry a corner index (a letter, or ``11``..``13``) outside
+# the middle band that figure swap redraws (``vision.figure_swap.BAND``), so that a figure of theirs may
+# be drawn as another figure and still be told by its index. Left out: sets with no index, ``momoko``
+# (the figure is its letter), the ``z-minimal`` pair (an index too wide for the margins), ``liege`` and
+# ``hannover-court`` (rings and digits in place of letters).
+INDEXED_DECKS: tuple[str, ...] = (
+    "aisleriot", "briscola", "cardmage", "gdkcard-bonded", "gpl", "greywyvern", "hard-a-port",
+    "india-pantheon", "jacoby", "kabale", "kenney", "konqi-modern", "maritimes", "me-uk", "nickel-ante",
+    "nicu", "nicu-ornamental", "oxymoron-small", "sn-dietsche-small", "spider", "spin-dist",
+    "standard-small", "sylly", "warwick", "wilhelmtell", "xpat2-nox-large",
+)
+
 # The package's other French-type sets, and why each is not converted.
 LEFT_OUT: dict[str, str] = {
     "bavarian-half-court": "square half cards", "bavarian-half-court-s": "square half cards",
