@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.decks import find_cards_root, list_styles
-from vision.training.dataset import Augmentations, cached_pool
+from vision.training.dataset import CHUNK, Augmentations, cached_pool, render_pool
 
 CARDS_ROOT = find_cards_root()
 
@@ -30,3 +30,19 @@ def test_a_cached_pool_is_read_back_and_a_restyled_one_is_kept_apart(tmp_path: P
     cached_pool(tmp_path, CARDS_ROOT, [style], 6, 32, 48, seed=1, workers=1,
                 augmentations=Augmentations(p_figure_swap=0.5))
     assert len(list(tmp_path.iterdir())) == 3  # a pool with swapped figures is kept apart too
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="needs the deck artwork in shared/cards")
+def test_a_pool_of_several_chunks_is_the_same_from_one_worker_or_two() -> None:
+    assert CARDS_ROOT is not None
+    styles = list_styles(CARDS_ROOT)[:2]
+    count = CHUNK + 7  # a full chunk and a short one, filled in place in order
+    alone = render_pool(CARDS_ROOT, styles, count, 16, 24, seed=2, workers=1)
+    shared = render_pool(CARDS_ROOT, styles, count, 16, 24, seed=2, workers=2)
+    assert alone.images.shape == (count, 24, 16, 3) and len(alone.labels) == len(alone.style_ids) == count
+    for field in ("images", "labels", "style_ids"):
+        assert np.array_equal(getattr(alone, field), getattr(shared, field)), field
+    assert len(set(alone.labels.tolist())) > 10
+    longer = render_pool(CARDS_ROOT, styles, count + 2, 16, 24, seed=2, workers=2)  # each chunk its own seed
+    assert np.array_equal(longer.images[:count], alone.images)
+    assert np.array_equal(longer.labels[:count], alone.labels)

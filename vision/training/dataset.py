@@ -15,7 +15,7 @@ import functools
 import hashlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -273,14 +273,28 @@ def render_pool(
         raise DatasetError(f"a pool needs count >= 1, size 8x8 or more, got {count} at {width}x{height}")
     jobs = [(seed, i, min(CHUNK, count - start), width, height, augmentations)
             for i, start in enumerate(range(0, count, CHUNK))]
+    images = np.empty((count, height, width, 3), np.uint8)
+    labels = np.empty(count, np.int64)
+    style_ids = np.empty(count, np.int16)
+    # Each chunk is copied into place as it comes, so the pool is held once, not once more in pieces.
     if workers <= 1:
         _init_worker(str(root), list(styles))
-        parts = [_render_chunk(job) for job in jobs]
+        _fill(images, labels, style_ids, map(_render_chunk, jobs))
     else:
         initargs = (str(root), list(styles))
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
-            parts = list(pool.map(_render_chunk, jobs))
-    return Pool(*(np.concatenate([p[k] for p in parts]) for k in range(3)), style_names=tuple(styles))
+            _fill(images, labels, style_ids, pool.map(_render_chunk, jobs))
+    return Pool(images, labels, style_ids, style_names=tuple(styles))
+
+
+def _fill(images: np.ndarray, labels: np.ndarray, style_ids: np.ndarray,
+          chunks: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    """Copy the rendered ``chunks``, in order, into the pool's arrays."""
+    start = 0
+    for chunk in chunks:
+        end = start + len(chunk[1])
+        images[start:end], labels[start:end], style_ids[start:end] = chunk
+        start = end
 
 
 def _renderer_digest() -> str:
