@@ -68,7 +68,8 @@ class Augmentations:
     the same card of another rendered style of its suits (``vision.half_mix``); ``italian_share``: the
     share of the crops drawn from the Italian-suited styles together (``style_draw_weights``), so that
     many French designs (``vision.training.pysol_decks``) do not crowd out the patterns a Tressette
-    table uses; 0 draws every style alike, as the shipped recipe does (12 of its 47 styles: 25.5%);
+    table uses; 0 draws every style alike (the previous recipe's 47 styles: 12 of them, 25.5%; the
+    shipped recipe asks 0.25);
     ``pysol_share``: the same for the PySolFC designs together, so that they do not crowd out the
     French decks of ``../shared/cards`` either.
     """
