@@ -6,8 +6,10 @@ and the style bank beside the model (``vision.style_bank``; where the model has 
 first settings are the same),
 and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms
 per card; then the accuracy of each setting on the same rendered crops (every style in
-``../shared/cards``); then, for the styles the model was not trained on, how long enrolling the deck
-takes and how many of its cards are read without and with the profile.
+``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``, as
+``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
+trained on, how long enrolling the deck takes and how many of its cards are read without and with the
+profile.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH]``.
 """
 
@@ -29,6 +31,7 @@ from engine.cards import CARD_CODES  # noqa: E402
 from vision.classifier import UNSURE_BELOW, CardClassifier  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
+from vision.distinct import read_distinct  # noqa: E402
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures  # noqa: E402
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
@@ -67,6 +70,27 @@ def ms_per_card(readers: dict[str, CardClassifier], crops: Sequence[np.ndarray],
 def accuracy(classifier: CardClassifier, crops: Sequence[np.ndarray], truth: Sequence[str]) -> float:
     predictions = classifier.classify(crops)
     return float(np.mean([p.card == t for p, t in zip(predictions, truth, strict=True)]))
+
+
+def deal_report(classifier: CardClassifier, styles: Sequence[Path], seed: int, repeats: int = 7) -> None:
+    """Per deal of 40 crops (one per card of a style), the median milliseconds to read its cards and
+    to label them one-to-one, side by side, and the labelling's share of the reading."""
+    rng = np.random.default_rng(seed)
+    reading, labelling = [], []
+    for folder in styles:
+        deck = Deck.load(folder)
+        crops = [render_card_crop(prepare_artwork(deck.faces[code]), rng) for code in CARD_CODES]
+        for _ in range(repeats):
+            start = time.perf_counter()
+            predictions = classifier.classify(crops)
+            middle = time.perf_counter()
+            read_distinct(predictions, classifier.labels)
+            reading.append(middle - start)
+            labelling.append(time.perf_counter() - middle)
+    read_ms, label_ms = 1000 * float(np.median(reading)), 1000 * float(np.median(labelling))
+    print(f"a deal of {len(CARD_CODES)} cards ({len(styles)} styles, {repeats} runs each): read in "
+          f"{read_ms:.1f} ms, labelled one-to-one in {label_ms:.2f} ms "
+          f"(x {label_ms / read_ms:.4f} of the reading)")
 
 
 def enrolment_report(classifier: CardClassifier, root: Path, styles: Sequence[str], seed: int) -> None:
@@ -129,6 +153,7 @@ def main() -> None:
           f"seed {args.seed}):")
     read = {name: accuracy(reader, crops, truth) for name, reader in readers.items()}
     print("  " + "   ".join(f"{name} {share:.4f}" for name, share in read.items()))
+    deal_report(default, styles[::max(1, len(styles) // 8)][:8], args.seed)
     trained = set(json.loads(default.info.trained_on or "[]"))
     unseen = [folder.name for folder in styles if folder.name not in trained]
     if args.enrol and unseen:

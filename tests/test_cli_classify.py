@@ -265,3 +265,35 @@ def test_enroll_a_deck_folder_then_classify_with_it(
     assert main(["classify", "--deck", str(profile), str(crop)]) == 0
     (row,) = _lines(capsys.readouterr().out)
     assert row["path"] == str(crop) and row["card"] in CLASS_LABELS
+
+
+@needs_cards
+def test_distinct_reads_no_card_twice_and_names_the_reading_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The same picture of the Tre di coppe given twice: read alone both are 3c; read as different
+    # cards, one keeps 3c and the other takes its next most probable card, saying what it read alone.
+    assert CARDS_ROOT is not None
+    three = str(CARDS_ROOT / "napoletane" / "3c.jpg")
+    ace = str(CARDS_ROOT / "napoletane" / "1d.jpg")
+    assert main(["classify", three, three, ace]) == 0
+    assert [row["card"] for row in _lines(capsys.readouterr().out)] == ["3c", "3c", "1d"]
+    assert main(["classify", "--distinct", "--top", "3", three, three, ace]) == 0
+    rows = _lines(capsys.readouterr().out)
+    assert [row["path"] for row in rows] == [three, three, ace]
+    assert sorted(row["card"] == "3c" for row in rows[:2]) == [False, True]
+    moved = next(row for row in rows[:2] if row["card"] != "3c")
+    assert moved["alone"] == "3c" and moved["top"][0][0] == "3c"
+    assert [moved["card"], moved["confidence"]] == moved["top"][1]  # its next most probable card
+    assert rows[2] == {"path": ace, "card": "1d", "confidence": rows[2]["confidence"],
+                       "top": rows[2]["top"]}
+
+
+@needs_cards
+def test_distinct_keeps_a_known_deck_read_right(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    known = _write_crops(tmp_path / "known", ["piacentine"], negative=False)
+    assert main(["classify", "--distinct", *known]) == 0
+    rows = _lines(capsys.readouterr().out)
+    truth = [Path(path).stem.split("-")[-1] for path in known]
+    assert [row["card"] for row in rows] == truth
+    assert all("alone" not in row for row in rows)

@@ -123,12 +123,14 @@ class _ViewSums:
 @dataclass(frozen=True)
 class Prediction:
     """One crop's reading: the most likely label (a card code, ``back`` or ``none``), its probability,
-    the ``top`` labels with their probabilities (most likely first) and the crop's L2-normalised embedding."""
+    the ``top`` labels with their probabilities (most likely first), the crop's L2-normalised embedding
+    and the probabilities of all the classifier's labels, in its ``labels`` order."""
 
     card: str
     confidence: float
     top: tuple[tuple[str, float], ...]
     embedding: np.ndarray = field(repr=False, compare=False)
+    probabilities: np.ndarray = field(repr=False, compare=False)
 
 
 class ProbabilityAdjuster(Protocol):
@@ -418,5 +420,5 @@ def predictions_from(
     predictions = []
     for row, ranked in enumerate(order):
         top = tuple((labels[i], float(probabilities[row, i])) for i in ranked)
-        predictions.append(Prediction(top[0][0], top[0][1], top, embeddings[row]))
+        predictions.append(Prediction(top[0][0], top[0][1], top, embeddings[row], probabilities[row]))
     return predictions

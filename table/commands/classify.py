@@ -5,6 +5,11 @@ Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may b
 an error line on stderr naming it; the other images are still read, and the exit status is then 1.
 Without ``--deck``, where the crops read as cards look like a deck the model never saw
 (``vision.style_bank.is_unfamiliar_deck``: 30 cards or more), a note on stderr suggests enrolling it.
+
+With ``--distinct`` the images are taken to show different cards (a deck laid out, the cards of a
+deal): they are read together, no card is given to two of them (``vision.distinct``), and the lines
+come once all are read. A line whose card differs from the image's reading alone adds
+``"alone": label``; its ``confidence`` is then the probability the model gave that card.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 from engine.cards import is_card_code
 from vision.classifier import CardClassifier, Prediction
 from vision.decks import read_image
+from vision.distinct import read_distinct
 from vision.enrollment import DeckProfile
 from vision.errors import VisionError
 from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
@@ -67,15 +73,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add("--top", type=positive_int, metavar="K", help="aggiunge le K classi più probabili")
     add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
     add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
+    add("--distinct", action="store_true",
+        help="le immagini mostrano carte diverse (un mazzo, una smazzata): nessuna carta letta due volte")
     add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
     parser.set_defaults(func=run)
 
 
 def prediction_line(path: Path, prediction: Prediction, top: int | None) -> str:
-    """The JSON line printed for one image."""
+    """The JSON line printed for one image (``alone`` where ``--distinct`` changed its reading)."""
     record: dict[str, object] = {
         "path": str(path), "card": prediction.card, "confidence": round(prediction.confidence, 4),
     }
+    if prediction.card != prediction.top[0][0]:
+        record["alone"] = prediction.top[0][0]
     if top:
         record["top"] = [[label, round(p, 4)] for label, p in prediction.top[:top]]
     return json.dumps(record, ensure_ascii=False)
@@ -104,13 +114,21 @@ def run(args: argparse.Namespace) -> int:
     top_k = max(args.top or 0, 1)
     failures = 0
     card_embeddings: list[np.ndarray] = []
+    held: list[tuple[Path, Prediction]] = []  # with --distinct, printed once every image is read
     for start in range(0, len(args.images), CHUNK):
         paths, crops, failed = _read_chunk(args.images[start:start + CHUNK], args.lang)
         failures += failed
         predictions = classifier.classify(crops, top_k=top_k, profile=profile)
-        for path, prediction in zip(paths, predictions, strict=True):
-            print(prediction_line(path, prediction, args.top))
+        if args.distinct:
+            held += zip(paths, predictions, strict=True)
+        else:
+            for path, prediction in zip(paths, predictions, strict=True):
+                print(prediction_line(path, prediction, args.top))
         card_embeddings += [p.embedding for p in predictions if is_card_code(p.card)]
+    if held:
+        revised = read_distinct([prediction for _, prediction in held], classifier.labels)
+        for (path, _), prediction in zip(held, revised, strict=True):
+            print(prediction_line(path, prediction, args.top))
     sys.stdout.flush()
     if profile is None and classifier.bank is not None and card_embeddings:
         _note_unfamiliar_deck(classifier.bank.familiarity(np.stack(card_embeddings)), args.lang)
