@@ -297,3 +297,16 @@ def test_distinct_keeps_a_known_deck_read_right(tmp_path: Path, capsys: pytest.C
     truth = [Path(path).stem.split("-")[-1] for path in known]
     assert [row["card"] for row in rows] == truth
     assert all("alone" not in row for row in rows)
+
+
+def test_distinct_with_more_images_than_cards_says_so_and_reads_them_all(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    images = [str(_write_picture(tmp_path / f"crop{i}.png", i)) for i in range(len(CARD_CODES) + 2)]
+    assert main(["classify", "--model", str(tiny_model), "--distinct", *images]) == 0
+    captured = capsys.readouterr()
+    rows = _lines(captured.out)
+    assert [row["path"] for row in rows] == images
+    cards = [row["card"] for row in rows if row["card"] in CARD_CODES]
+    assert len(cards) == len(set(cards))
+    assert "--distinct con 42 immagini, ma le carte sono 40: almeno 2" in captured.err

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.cards import is_card_code
+from engine.cards import CARD_CODES, is_card_code
 from vision.classifier import CardClassifier, Prediction
 from vision.decks import read_image
 from vision.distinct import read_distinct
@@ -38,6 +38,8 @@ MESSAGES = {
                       "(somiglianza mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, "
                       "registralo con `tressette enroll --out MAZZO CARTELLA` e rileggile con "
                       "`--deck MAZZO`; un mazzo mai visto può essere letto male anche una volta su due",
+        "too_many": "nota: --distinct con {count} immagini, ma le carte sono {cards}: almeno {extra} "
+                    "saranno lette come dorso o non-carta",
     },
     "en": {
         "unreadable": "{path}: unreadable image ({reason})",
@@ -45,6 +47,8 @@ MESSAGES = {
                       "(median similarity {median:.3f}, under {below}): if they are of one deck, "
                       "enrol it with `tressette enroll --out DECK DIR` and read them again with "
                       "`--deck DECK`; a deck never seen may be misread as often as one card in two",
+        "too_many": "note: --distinct with {count} images, but there are {cards} cards: at least {extra} "
+                    "will be read as a back or no card",
     },
 }
 
@@ -125,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
             for path, prediction in zip(paths, predictions, strict=True):
                 print(prediction_line(path, prediction, args.top))
         card_embeddings += [p.embedding for p in predictions if is_card_code(p.card)]
+    if len(held) > len(CARD_CODES):
+        message = MESSAGES[args.lang]["too_many"].format(
+            count=len(held), cards=len(CARD_CODES), extra=len(held) - len(CARD_CODES))
+        print(f"tressette classify: {message}", file=sys.stderr)
     if held:
         revised = read_distinct([prediction for _, prediction in held], classifier.labels)
         for (path, _), prediction in zip(held, revised, strict=True):
