@@ -129,18 +129,25 @@ def run(args: argparse.Namespace) -> int:
             for path, prediction in zip(paths, predictions, strict=True):
                 print(prediction_line(path, prediction, args.top))
         card_embeddings += [p.embedding for p in predictions if is_card_code(p.card)]
-    if len(held) > len(CARD_CODES):
-        message = MESSAGES[args.lang]["too_many"].format(
-            count=len(held), cards=len(CARD_CODES), extra=len(held) - len(CARD_CODES))
-        print(f"tressette classify: {message}", file=sys.stderr)
     if held:
-        revised = read_distinct([prediction for _, prediction in held], classifier.labels)
-        for (path, _), prediction in zip(held, revised, strict=True):
-            print(prediction_line(path, prediction, args.top))
+        _print_distinct(held, classifier.labels, args.top, args.lang)
     sys.stdout.flush()
     if profile is None and classifier.bank is not None and card_embeddings:
         _note_unfamiliar_deck(classifier.bank.familiarity(np.stack(card_embeddings)), args.lang)
     return 1 if failures else 0
+
+
+def _print_distinct(held: Sequence[tuple[Path, Prediction]], labels: Sequence[str], top: int | None,
+                    lang: str) -> None:
+    """The lines of images that show different cards, labelled together (``vision.distinct``); a note
+    on stderr first where there are more images than cards."""
+    if len(held) > len(CARD_CODES):
+        message = MESSAGES[lang]["too_many"].format(
+            count=len(held), cards=len(CARD_CODES), extra=len(held) - len(CARD_CODES))
+        print(f"tressette classify: {message}", file=sys.stderr)
+    revised = read_distinct([prediction for _, prediction in held], labels)
+    for (path, _), prediction in zip(held, revised, strict=True):
+        print(prediction_line(path, prediction, top))
 
 
 def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
