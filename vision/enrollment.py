@@ -22,6 +22,7 @@ no head: ``softmax(similarity / temperature)`` over the classes' best prototype 
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,11 +31,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_CODES, CLASS_LABELS, NONE
+from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.cutout import cut_out_card, cut_out_card_telling
 from vision.deck_head import LinearHead, fit_head
+from vision.deck_order import CARDS_IN_ORDER, OrderReading, most_probable_order
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
@@ -411,6 +413,8 @@ class Enrollment:
     missing_cards: tuple[str, ...]
     pictures: int
     uncut: tuple[Path, ...] = ()
+    order: OrderReading | None = None  # pictures of a sorted deck (``enroll_in_order``): their order
+    back_picture: Path | None = None  # and which of them is the back
 
 
 def _is_picture(path: Path) -> bool:
@@ -469,6 +473,25 @@ def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndar
     return pictures
 
 
+def _name_order(path: Path) -> list[tuple[int, int | str]]:
+    """Sort key of file names as a phone numbers its photos: ``IMG_9`` before ``IMG_10``."""
+    return [(0, int(part)) if part.isdigit() else (1, part.lower())
+            for part in re.split(r"(\d+)", path.name) if part]
+
+
+def scan_in_order(folder: Path) -> tuple[Path, ...]:
+    """The pictures of a sorted deck in ``folder``, in the order of their names (numbers by value);
+    raise EnrollmentError unless there are 40 (the cards) or 41 (and the back)."""
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    paths = tuple(sorted((p for p in folder.iterdir() if _is_picture(p)), key=_name_order))
+    if len(paths) not in (CARDS_IN_ORDER, CARDS_IN_ORDER + 1):
+        raise EnrollmentError(
+            f"{folder}: {len(paths)} pictures; the pictures of a sorted deck are its {CARDS_IN_ORDER} cards, "
+            f"one after the other, and perhaps its back ({CARDS_IN_ORDER + 1})")
+    return paths
+
+
 def enroll_folder(
     folder: Path | str,
     classifier: CardClassifier,
@@ -490,3 +513,34 @@ def enroll_folder(
     profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
                               renderer=renderer, cut=False)
     return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), tuple(uncut))
+
+
+def enroll_in_order(
+    folder: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+) -> Enrollment:
+    """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
+    their order (``scan_in_order``), and perhaps its back, taken to be the picture the model finds
+    most like a back. Which card each picture is comes from their order
+    (``vision.deck_order.most_probable_order``: suits in any order, ranks up or down)."""
+    source = Path(folder)
+    paths = scan_in_order(source)
+    pictures = read_pictures({"": paths})[""]
+    cut = [cut_out_card_telling(picture) for picture in pictures]
+    cards = [card for card, _ in cut]
+    readings = classifier.classify(cards, top_k=1)
+    back = None
+    if len(paths) > CARDS_IN_ORDER:
+        back = int(np.argmax([reading.probabilities[classifier.labels.index(BACK)] for reading in readings]))
+    faces = [i for i in range(len(paths)) if i != back]
+    order = most_probable_order(np.stack([readings[i].probabilities for i in faces]), classifier.labels)
+    labelled = {code: [cards[i]] for code, i in zip(order.codes, faces, strict=True)}
+    if back is not None:
+        labelled[BACK] = [cards[back]]
+    profile = enroll_pictures(labelled, classifier, name=source.resolve().name, views=views, seed=seed,
+                              renderer=renderer, cut=False)
+    uncut = tuple(path for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
+    return Enrollment(profile, (), len(paths), uncut, order, None if back is None else paths[back])

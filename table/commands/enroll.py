@@ -5,6 +5,11 @@ folders named by code holding several pictures each. A file with an unknown name
 picture stops the enrolment with every such file listed; missing cards only give a warning listing
 them, and the profile is made from the cards there are. Photos in which no card can be cut out are
 enrolled whole, with a warning naming them.
+
+With ``--in-order`` the pictures need no names: ``DIR`` holds the 40 pictures of a sorted deck,
+named in the order they were taken (a phone's ``IMG_0001.jpg`` ...), and perhaps the back; which card
+each one is comes from that order (``vision.deck_order``: suits in any order, each from the Asso to
+the Re or back), which is printed for the player to check.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from pathlib import Path
 from engine.cards import BACK, parse_card
 from table.commands.classify import positive_int
 from vision.classifier import CardClassifier
-from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder
+from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
 
 MESSAGES = {
     "it": {
@@ -26,6 +31,9 @@ MESSAGES = {
         "back": " e il dorso",
         "uncut": "attenzione: in {count} foto non trovo il bordo della carta e la uso intera, tavolo "
                  "compreso; meglio rifarle più da vicino o su un fondo più scuro: {files}",
+        "order": "Ordine delle foto: {order}{back}. Se non è l'ordine in cui avete fotografato le carte, "
+                 "chiamate ogni foto col codice della carta e registrate senza --in-order.",
+        "order_back": "; il dorso è {file}",
     },
     "en": {
         "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
@@ -34,6 +42,9 @@ MESSAGES = {
         "back": " and the back",
         "uncut": "warning: in {count} pictures I cannot find the card's edge and use the whole picture, "
                  "table and all; better take them again closer or on a darker background: {files}",
+        "order": "Order of the pictures: {order}{back}. If that is not the order you photographed the "
+                 "cards in, name each picture by its card code and enrol without --in-order.",
+        "order_back": "; the back is {file}",
     },
 }
 
@@ -48,6 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add = parser.add_argument
     add("folder", type=Path, metavar="DIR", help="cartella con le foto delle carte")
     add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
+    add("--in-order", action="store_true",
+        help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei nomi")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
         help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
     add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
@@ -60,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     text = MESSAGES[args.lang]
     classifier = CardClassifier.load(args.model, threads=args.threads)
-    enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed)
+    enrol = enroll_in_order if args.in_order else enroll_folder
+    enrollment = enrol(args.folder, classifier, views=args.views, seed=args.seed)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
@@ -73,4 +87,8 @@ def run(args: argparse.Namespace) -> int:
         name=enrollment.profile.name, out=args.out, cards=sum(1 for c in classes if c != BACK),
         back=text["back"] if BACK in classes else "", pictures=enrollment.pictures, views=args.views,
     ))
+    if enrollment.order is not None:
+        back = "" if enrollment.back_picture is None else text["order_back"].format(
+            file=enrollment.back_picture.name)
+        print(text["order"].format(order=enrollment.order.order.describe(args.lang), back=back))
     return 0

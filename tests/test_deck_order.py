@@ -1,0 +1,149 @@
+"""Pictures of a sorted deck (vision.deck_order, enroll --in-order): the 48 orders, the most probable
+one found from readings that get many cards wrong, and a folder of photos named as a phone names them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import BACK, CARD_CODES, CLASS_LABELS
+from table.cli import main
+from tests.test_classifier import write_tiny_model
+from tests.test_enrollment import photos_of
+from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
+from vision.crops import prepare_artwork, render_card_crop
+from vision.deck_order import ORDERS, STANDARD_ORDER, DeckOrder, most_probable_order
+from vision.decks import Deck, find_cards_root
+from vision.enrollment import DeckProfile, EnrollmentError, scan_in_order
+
+
+def test_there_are_48_orders_each_holding_every_card_once() -> None:
+    assert len(ORDERS) == 48 and len(set(ORDERS)) == 48
+    assert all(sorted(order.codes) == sorted(CARD_CODES) for order in ORDERS)
+    assert STANDARD_ORDER.codes == CARD_CODES
+
+
+def test_an_order_in_words() -> None:
+    order = DeckOrder(("d", "c", "b", "s"), ascending=False)
+    assert order.codes[:3] == ("10d", "9d", "8d") and order.codes[-1] == "1s"
+    assert order.describe() == "denari, coppe, bastoni, spade, dal Re all’Asso"
+    assert STANDARD_ORDER.describe("en") == "cups, coins, swords, batons, Ace to King"
+
+
+def _readings_of(order: DeckOrder, rng: np.random.Generator, right_rank: float) -> np.ndarray:
+    """Probabilities as a model that tells the suit but often not the rank would give them."""
+    matrix = np.full((40, len(CLASS_LABELS)), 1e-4)
+    for row, code in enumerate(order.codes):
+        suit = code[-1]
+        guess = code if rng.random() < right_rank else f"{rng.integers(1, 11)}{suit}"
+        matrix[row, CLASS_LABELS.index(guess)] += 0.6
+        for other in (f"{rank}{suit}" for rank in range(1, 11)):
+            matrix[row, CLASS_LABELS.index(other)] += 0.03
+    return matrix / matrix.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("index", [0, 7, 30, 47])
+def test_the_order_is_found_when_the_ranks_are_read_half_wrong(index: int) -> None:
+    rng = np.random.default_rng(index)
+    reading = most_probable_order(_readings_of(ORDERS[index], rng, right_rank=0.5), CLASS_LABELS)
+    assert reading.order == ORDERS[index] and reading.margin > 0
+
+
+def test_readings_that_tell_nothing_leave_no_margin() -> None:
+    reading = most_probable_order(np.full((40, len(CLASS_LABELS)), 1 / len(CLASS_LABELS)), CLASS_LABELS)
+    assert reading.margin == 0.0
+
+
+@pytest.mark.parametrize("shape", [(39, 42), (40, 41), (40,)])
+def test_another_number_of_pictures_is_refused(shape: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match=r"the pictures of a sorted deck are 40.*got probabilities of shape"):
+        most_probable_order(np.full(shape, 0.01), CLASS_LABELS)
+
+
+def test_pictures_are_taken_in_the_order_a_phone_numbers_them(tmp_path: Path) -> None:
+    for number in (10, 9, 1, 40, *range(2, 9), *range(11, 40)):
+        cv2.imwrite(str(tmp_path / f"IMG_{number}.jpg"), np.full((30, 20, 3), 200, np.uint8))
+    (tmp_path / "notes.txt").write_text("not a picture")
+    (tmp_path / ".hidden.jpg").write_bytes(b"")
+    paths = scan_in_order(tmp_path)
+    assert [p.name for p in paths[:11]] == [f"IMG_{n}.jpg" for n in range(1, 12)]
+    assert len(paths) == 40
+
+
+def test_a_folder_that_is_not_one_sorted_deck_is_named(tmp_path: Path) -> None:
+    for number in range(39):
+        cv2.imwrite(str(tmp_path / f"{number:04d}.png"), np.full((30, 20, 3), 200, np.uint8))
+    with pytest.raises(EnrollmentError, match=r"39 pictures; the pictures of a sorted deck are its 40 cards"):
+        scan_in_order(tmp_path)
+    with pytest.raises(EnrollmentError, match="no such folder"):
+        scan_in_order(tmp_path / "absent")
+
+
+CARDS_ROOT = find_cards_root()
+needs_cards = pytest.mark.skipif(
+    CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)"
+)
+
+
+def _photograph_in_order(folder: Path, style: str, order: DeckOrder, back_at: int | None) -> None:
+    """A phone's photos of ``style`` sorted as ``order`` (its back after ``back_at`` cards)."""
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / style)
+    photos = photos_of(deck, 8)
+    codes: list[str] = list(order.codes)
+    if back_at is not None and deck.back is not None:
+        codes.insert(back_at, BACK)
+        photos[BACK] = [render_card_crop(prepare_artwork(deck.back), np.random.default_rng(1))]
+    folder.mkdir(parents=True)
+    for number, code in enumerate(codes, start=1):
+        cv2.imwrite(str(folder / f"IMG_{number}.jpg"), photos[code][0])
+
+
+@needs_cards
+def test_a_sorted_deck_enrolled_from_unnamed_photos_reads_its_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    order = DeckOrder(("s", "d", "b", "c"), ascending=False)
+    _photograph_in_order(tmp_path / "mazzo", "piacentine", order, back_at=17)
+    profile = tmp_path / "mazzo.npz"
+    assert main(["enroll", "--in-order", "--views", "2", "--out", str(profile), str(tmp_path / "mazzo")]) == 0
+    out = capsys.readouterr().out
+    assert "40 carte e il dorso, 41 immagini" in out
+    assert "Ordine delle foto: spade, denari, bastoni, coppe, dal Re all’Asso; il dorso è IMG_18.jpg." in out
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH)
+    enrolled = DeckProfile.load(profile)
+    assert sorted(enrolled.classes) == sorted((*CARD_CODES, BACK))
+    rng = np.random.default_rng(4)
+    deck = Deck.load(CARDS_ROOT / "piacentine")
+    crops = [render_card_crop(prepare_artwork(deck.faces[code]), rng) for code in CARD_CODES]
+    read = classifier.classify(crops, profile=enrolled)
+    assert np.mean([p.card == code for p, code in zip(read, CARD_CODES, strict=True)]) >= 0.95
+
+
+def test_enroll_in_order_names_a_folder_that_is_not_a_sorted_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    for number in range(3):
+        cv2.imwrite(str(tmp_path / f"IMG_{number}.jpg"), np.full((30, 20, 3), 200, np.uint8))
+    out = tmp_path / "deck.npz"
+    assert main(["enroll", "--in-order", "--lang", "en", "--out", str(out), str(tmp_path)]) == 2
+    assert "3 pictures; the pictures of a sorted deck are its 40 cards" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_enroll_in_order_lists_an_unreadable_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    for number in range(40):
+        cv2.imwrite(str(tmp_path / f"IMG_{number}.jpg"), np.full((30, 20, 3), 200, np.uint8))
+    (tmp_path / "IMG_7.jpg").write_bytes(b"not a picture")
+    model = write_tiny_model(tmp_path / "tiny.onnx")
+    out = tmp_path / "deck.npz"
+    assert main(["enroll", "--in-order", "--model", str(model), "--out", str(out), str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "1 picture(s) cannot be read" in err and "IMG_7.jpg" in err
+    assert not out.exists()

@@ -1,0 +1,78 @@
+"""Pictures of a sorted deck, taken one after the other: which card each one is, from their order.
+
+A player enrolling a deck (``tressette enroll --in-order``) sorts it and photographs the cards one
+after the other, so the pictures need no names. The rule (``most_probable_order``): the 40 pictures,
+in their order, are the four suits one after the other, each from the Asso to the Re (Asso, 2 ... 7,
+Fante, Cavallo, Re) or each from the Re to the Asso; the suits may come in any of their 24 orders.
+Of those 48 orders the one under which the classifier finds the pictures most probable (the sum of
+the log probabilities of each picture being its card) is taken. Telling the suit of a card is what
+even a deck the model never saw is read best by, and a whole suit of ten pictures decides each place.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.cards import RANKS, SUIT_NAMES, SUITS, Lang
+
+SMALLEST_PROBABILITY = 1e-12
+CARDS_IN_ORDER = len(SUITS) * len(RANKS)
+
+
+@dataclass(frozen=True)
+class DeckOrder:
+    """One way a sorted deck can lie: its suits in order, and its ranks rising (Asso first) or not."""
+
+    suits: tuple[str, ...]
+    ascending: bool
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The card code of each picture, in the pictures' order."""
+        ranks = RANKS if self.ascending else tuple(reversed(RANKS))
+        return tuple(f"{rank}{suit}" for suit in self.suits for rank in ranks)
+
+    def describe(self, lang: Lang = "it") -> str:
+        """The order in words: ``coppe, denari, spade, bastoni, dall'Asso al Re``."""
+        suits = ", ".join(SUIT_NAMES[lang][suit] for suit in self.suits)
+        if lang == "en":
+            return f"{suits}, {'Ace to King' if self.ascending else 'King to Ace'}"
+        return f"{suits}, {'dall’Asso al Re' if self.ascending else 'dal Re all’Asso'}"
+
+
+STANDARD_ORDER = DeckOrder(SUITS, True)
+ORDERS: tuple[DeckOrder, ...] = tuple(
+    DeckOrder(suits, ascending) for suits in itertools.permutations(SUITS) for ascending in (True, False))
+
+
+@dataclass(frozen=True)
+class OrderReading:
+    """The most probable order of the pictures, and how much more probable it is than the next best:
+    ``margin`` is the difference of their summed log probabilities, per picture."""
+
+    order: DeckOrder
+    margin: float
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return self.order.codes
+
+
+def most_probable_order(probabilities: np.ndarray, labels: Sequence[str]) -> OrderReading:
+    """The order (module docstring) under which the 40 pictures, read as ``probabilities``
+    ``[40, len(labels)]`` in their order, are most probable. Raises ValueError for another number of
+    pictures or a matrix whose columns are not ``labels``."""
+    matrix = np.asarray(probabilities, dtype=np.float64)
+    if matrix.ndim != 2 or matrix.shape != (CARDS_IN_ORDER, len(labels)):
+        raise ValueError(f"the pictures of a sorted deck are {CARDS_IN_ORDER}, read over {len(labels)} "
+                         f"labels; got probabilities of shape {list(matrix.shape)}")
+    log_p = np.log(np.maximum(matrix, SMALLEST_PROBABILITY))
+    column = {label: i for i, label in enumerate(labels)}
+    rows = np.arange(CARDS_IN_ORDER)
+    totals = np.array([log_p[rows, [column[code] for code in order.codes]].sum() for order in ORDERS])
+    best, runner_up = np.argsort(-totals, kind="stable")[:2]
+    return OrderReading(ORDERS[int(best)], float(totals[best] - totals[runner_up]) / CARDS_IN_ORDER)
