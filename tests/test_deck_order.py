@@ -15,7 +15,15 @@ from tests.test_classifier import write_tiny_model
 from tests.test_enrollment import photos_of
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
-from vision.deck_order import ORDERS, STANDARD_ORDER, DeckOrder, most_probable_order
+from vision.deck_order import (
+    ORDERS,
+    STANDARD_ORDER,
+    UNSURE_MARGIN,
+    DeckOrder,
+    most_probable_order,
+    orders_of_suits,
+    parse_suit_order,
+)
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import DeckProfile, EnrollmentError, scan_in_order
 
@@ -54,7 +62,46 @@ def test_the_order_is_found_when_the_ranks_are_read_half_wrong(index: int) -> No
 
 def test_readings_that_tell_nothing_leave_no_margin() -> None:
     reading = most_probable_order(np.full((40, len(CLASS_LABELS)), 1 / len(CLASS_LABELS)), CLASS_LABELS)
-    assert reading.margin == 0.0
+    assert reading.margin == 0.0 and reading.is_unsure and reading.runner_up != reading.order
+
+
+def test_the_next_best_order_and_the_margin_over_it() -> None:
+    # Spade and bastoni hardly told apart: the order swapping them is the next best, by little.
+    order = DeckOrder(("c", "s", "b", "d"), ascending=True)
+    matrix = _readings_of(order, np.random.default_rng(5), right_rank=1.0)
+    for row, code in enumerate(order.codes):
+        if code[-1] in "sb":
+            twin = code[:-1] + ("b" if code[-1] == "s" else "s")
+            matrix[row, CLASS_LABELS.index(twin)] = matrix[row, CLASS_LABELS.index(code)] * 0.9
+    reading = most_probable_order(matrix / matrix.sum(axis=1, keepdims=True), CLASS_LABELS)
+    assert reading.order == order and reading.runner_up == DeckOrder(("c", "b", "s", "d"), True)
+    assert 0 < reading.margin < UNSURE_MARGIN and reading.is_unsure
+
+
+def test_the_order_of_the_suits_given_leaves_the_ranks_up_or_down() -> None:
+    order = DeckOrder(("b", "s", "d", "c"), ascending=False)
+    matrix = _readings_of(order, np.random.default_rng(2), right_rank=0.3)
+    reading = most_probable_order(matrix, CLASS_LABELS, orders_of_suits(("b", "s", "d", "c")))
+    assert reading.order == order and reading.runner_up == DeckOrder(order.suits, True)
+
+
+@pytest.mark.parametrize("text, suits", [
+    ("c,d,s,b", ("c", "d", "s", "b")),
+    ("Spade, bastoni, coppe, denari", ("s", "b", "c", "d")),
+    ("coins,cups,batons,swords", ("d", "c", "b", "s")),
+])
+def test_suits_in_order_by_initial_or_name(text: str, suits: tuple[str, ...]) -> None:
+    assert parse_suit_order(text) == suits
+
+
+@pytest.mark.parametrize("text, message", [
+    ("coppe,denari,spade,fiori", r"not suits: \['fiori'\]"),
+    ("c,d,s", "the four suits once each"),
+    ("c,c,s,b", "the four suits once each"),
+])
+def test_a_wrong_order_of_suits_is_named(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_suit_order(text)
 
 
 @pytest.mark.parametrize("shape", [(39, 42), (40, 41), (40,)])
@@ -147,3 +194,42 @@ def test_enroll_in_order_lists_an_unreadable_picture(
     err = capsys.readouterr().err
     assert "1 picture(s) cannot be read" in err and "IMG_7.jpg" in err
     assert not out.exists()
+
+
+@pytest.fixture()
+def forty_pictures(tmp_path: Path) -> Path:
+    folder = tmp_path / "foto"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    for number in range(1, 41):
+        cv2.imwrite(str(folder / f"IMG_{number}.jpg"), rng.integers(0, 255, (60, 40, 3), dtype=np.uint8))
+    return folder
+
+
+def test_an_unsure_order_is_said_with_the_next_best(
+    tmp_path: Path, forty_pictures: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A tiny untrained model tells the suits of noise pictures no better than chance.
+    model = write_tiny_model(tmp_path / "tiny.onnx")
+    out = tmp_path / "deck.npz"
+    args = ["enroll", "--in-order", "--model", str(model), "--views", "1", "--out", str(out)]
+    assert main([*args, str(forty_pictures)]) == 0
+    captured = capsys.readouterr()
+    assert "Ordine delle foto:" in captured.out and out.is_file()
+    assert "l'ordine delle foto è incerto, di poco più probabile del secondo:" in captured.err
+    assert "chiamate ogni foto col codice della carta" in captured.err
+    assert main([*args, "--suits", "denari,coppe,bastoni,spade", "--lang", "en", str(forty_pictures)]) == 0
+    captured = capsys.readouterr()
+    assert "Order of the pictures: coins, cups, batons, swords, " in captured.out
+    assert "--suits" not in captured.err  # the suits are given: only the ranks' direction is left
+
+
+def test_suits_are_refused_without_in_order_or_when_they_are_not_suits(
+    forty_pictures: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["enroll", "--suits", "c,d,s,b", "--out", "x.npz", str(forty_pictures)]) == 2
+    assert "--suits va usato con --in-order" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["enroll", "--in-order", "--suits", "c,d,x,b", "--out", "x.npz", str(forty_pictures)])
+    assert refused.value.code == 2
+    assert "not suits: ['x']" in capsys.readouterr().err

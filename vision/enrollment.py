@@ -36,7 +36,7 @@ from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.cutout import cut_out_card, cut_out_card_telling
 from vision.deck_head import LinearHead, fit_head
-from vision.deck_order import CARDS_IN_ORDER, OrderReading, most_probable_order
+from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
 
@@ -521,11 +521,13 @@ def enroll_in_order(
     views: int = DEFAULT_VIEWS,
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), and perhaps its back, taken to be the picture the model finds
     most like a back. Which card each picture is comes from their order
-    (``vision.deck_order.most_probable_order``: suits in any order, ranks up or down)."""
+    (``vision.deck_order.most_probable_order``: suits in any order, or in the order of ``suits``
+    where given; ranks up or down)."""
     source = Path(folder)
     paths = scan_in_order(source)
     pictures = read_pictures({"": paths})[""]
@@ -536,7 +538,9 @@ def enroll_in_order(
     if len(paths) > CARDS_IN_ORDER:
         back = int(np.argmax([reading.probabilities[classifier.labels.index(BACK)] for reading in readings]))
     faces = [i for i in range(len(paths)) if i != back]
-    order = most_probable_order(np.stack([readings[i].probabilities for i in faces]), classifier.labels)
+    orders = ORDERS if suits is None else orders_of_suits(suits)
+    faces_read = np.stack([readings[i].probabilities for i in faces])
+    order = most_probable_order(faces_read, classifier.labels, orders)
     labelled = {code: [cards[i]] for code, i in zip(order.codes, faces, strict=True)}
     if back is not None:
         labelled[BACK] = [cards[back]]

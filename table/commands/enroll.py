@@ -18,9 +18,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.cards import BACK, parse_card
+from engine.cards import BACK, SUIT_NAMES, parse_card
 from table.commands.classify import positive_int
 from vision.classifier import CardClassifier
+from vision.deck_order import OrderReading, parse_suit_order
 from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
 
 MESSAGES = {
@@ -34,6 +35,10 @@ MESSAGES = {
         "order": "Ordine delle foto: {order}{back}. Se non è l'ordine in cui avete fotografato le carte, "
                  "chiamate ogni foto col codice della carta e registrate senza --in-order.",
         "order_back": "; il dorso è {file}",
+        "unsure": "attenzione: l'ordine delle foto è incerto, di poco più probabile del secondo: "
+                  "{runner_up}.{hint} Oppure chiamate ogni foto col codice della carta.",
+        "unsure_hint": " Se è quello giusto, ripetete con --suits {suits}.",
+        "suits_alone": "--suits va usato con --in-order",
     },
     "en": {
         "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
@@ -45,6 +50,10 @@ MESSAGES = {
         "order": "Order of the pictures: {order}{back}. If that is not the order you photographed the "
                  "cards in, name each picture by its card code and enrol without --in-order.",
         "order_back": "; the back is {file}",
+        "unsure": "warning: the order of the pictures is unsure, hardly more probable than the next: "
+                  "{runner_up}.{hint} Or name each picture by its card code.",
+        "unsure_hint": " If that is the right one, run again with --suits {suits}.",
+        "suits_alone": "--suits goes with --in-order",
     },
 }
 
@@ -61,6 +70,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
     add("--in-order", action="store_true",
         help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei nomi")
+    add("--suits", type=suit_order, metavar="SEMI",
+        help="con --in-order: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
         help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
     add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
@@ -70,11 +81,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def suit_order(text: str) -> tuple[str, ...]:
+    """argparse type: the four suits in order (``vision.deck_order.parse_suit_order``)."""
+    try:
+        return parse_suit_order(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     text = MESSAGES[args.lang]
+    if args.suits is not None and not args.in_order:
+        print(f"tressette enroll: errore: {text['suits_alone']}", file=sys.stderr)
+        return 2
     classifier = CardClassifier.load(args.model, threads=args.threads)
-    enrol = enroll_in_order if args.in_order else enroll_folder
-    enrollment = enrol(args.folder, classifier, views=args.views, seed=args.seed)
+    if args.in_order:
+        enrollment = enroll_in_order(args.folder, classifier, views=args.views, seed=args.seed,
+                                     suits=args.suits)
+    else:
+        enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
@@ -88,7 +113,17 @@ def run(args: argparse.Namespace) -> int:
         back=text["back"] if BACK in classes else "", pictures=enrollment.pictures, views=args.views,
     ))
     if enrollment.order is not None:
-        back = "" if enrollment.back_picture is None else text["order_back"].format(
-            file=enrollment.back_picture.name)
-        print(text["order"].format(order=enrollment.order.order.describe(args.lang), back=back))
+        _print_order(enrollment.order, enrollment.back_picture, args.lang)
     return 0
+
+
+def _print_order(reading: OrderReading, back_picture: Path | None, lang: str) -> None:
+    """The order the pictures were found in; on stderr, the next most probable where it is unsure."""
+    text = MESSAGES[lang]
+    back = "" if back_picture is None else text["order_back"].format(file=back_picture.name)
+    print(text["order"].format(order=reading.order.describe(lang), back=back))
+    if reading.is_unsure:
+        runner_up = reading.runner_up
+        hint = "" if runner_up.suits == reading.order.suits else text["unsure_hint"].format(
+            suits=",".join(SUIT_NAMES[lang][suit] for suit in runner_up.suits))
+        print(text["unsure"].format(runner_up=runner_up.describe(lang), hint=hint), file=sys.stderr)
