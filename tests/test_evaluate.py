@@ -57,3 +57,4 @@ def test_the_shipped_model_reads_a_style_it_knows_under_the_camera_protocol() ->
     result = evaluate_style(classifier, CARDS_ROOT, "napoletane", 1, seed=11, enrol=False, protocol="camera")
     assert result.crops == len(CLASS_LABELS) and result.cards_enrolled is None
     assert result.cards >= 0.9, result
+    assert result.cards_distinct is not None and result.cards_distinct >= result.cards - 0.05, result
