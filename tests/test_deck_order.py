@@ -11,6 +11,7 @@ import pytest
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from table.cli import main
+from table.commands.enroll import describe_order, parse_suit_order
 from tests.test_classifier import write_tiny_model
 from tests.test_enrollment import photos_of
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
@@ -22,7 +23,6 @@ from vision.deck_order import (
     DeckOrder,
     most_probable_order,
     orders_of_suits,
-    parse_suit_order,
 )
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import DeckProfile, EnrollmentError, scan_in_order
@@ -37,8 +37,8 @@ def test_there_are_48_orders_each_holding_every_card_once() -> None:
 def test_an_order_in_words() -> None:
     order = DeckOrder(("d", "c", "b", "s"), ascending=False)
     assert order.codes[:3] == ("10d", "9d", "8d") and order.codes[-1] == "1s"
-    assert order.describe() == "denari, coppe, bastoni, spade, dal Re all’Asso"
-    assert STANDARD_ORDER.describe("en") == "cups, coins, swords, batons, Ace to King"
+    assert describe_order(order) == "denari, coppe, bastoni, spade, dal Re all’Asso"
+    assert describe_order(STANDARD_ORDER, "en") == "cups, coins, swords, batons, Ace to King"
 
 
 def _readings_of(order: DeckOrder, rng: np.random.Generator, right_rank: float) -> np.ndarray:

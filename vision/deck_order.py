@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.cards import RANKS, SUIT_NAMES, SUITS, Lang
+from engine.cards import RANKS, SUITS
 
 SMALLEST_PROBABILITY = 1e-12
 CARDS_IN_ORDER = len(SUITS) * len(RANKS)
@@ -41,13 +41,6 @@ class DeckOrder:
         ranks = RANKS if self.ascending else tuple(reversed(RANKS))
         return tuple(f"{rank}{suit}" for suit in self.suits for rank in ranks)
 
-    def describe(self, lang: Lang = "it") -> str:
-        """The order in words: ``coppe, denari, spade, bastoni, dall'Asso al Re``."""
-        suits = ", ".join(SUIT_NAMES[lang][suit] for suit in self.suits)
-        if lang == "en":
-            return f"{suits}, {'Ace to King' if self.ascending else 'King to Ace'}"
-        return f"{suits}, {'dall’Asso al Re' if self.ascending else 'dal Re all’Asso'}"
-
 
 STANDARD_ORDER = DeckOrder(SUITS, True)
 ORDERS: tuple[DeckOrder, ...] = tuple(
@@ -57,23 +50,6 @@ ORDERS: tuple[DeckOrder, ...] = tuple(
 def orders_of_suits(suits: Sequence[str]) -> tuple[DeckOrder, ...]:
     """The two orders of a deck sorted with its suits in the order given: ranks up, ranks down."""
     return (DeckOrder(tuple(suits), True), DeckOrder(tuple(suits), False))
-
-
-def parse_suit_order(text: str) -> tuple[str, ...]:
-    """The four suits in the order written, by initial or by name in Italian or English
-    (``c,d,s,b``, ``coppe,denari,spade,bastoni``, ``cups,coins,swords,batons``); ValueError naming
-    what is not a suit, or a suit missing or repeated."""
-    names = {name: suit for names in SUIT_NAMES.values() for suit, name in names.items()}
-    names.update({suit: suit for suit in SUITS})
-    parts = [part.strip().lower() for part in text.split(",")]
-    unknown = [part for part in parts if part not in names]
-    if unknown:
-        raise ValueError(f"not suits: {unknown} (write the four suits in order, such as "
-                         f"coppe,denari,spade,bastoni or c,d,s,b)")
-    suits = tuple(names[part] for part in parts)
-    if sorted(suits) != sorted(SUITS):
-        raise ValueError(f"the four suits once each, in order; got {text!r}")
-    return suits
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.cards import BACK, SUIT_NAMES, parse_card
+from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int
 from vision.classifier import CardClassifier
-from vision.deck_order import OrderReading, parse_suit_order
+from vision.deck_order import DeckOrder, OrderReading
 from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
 
 MESSAGES = {
@@ -81,12 +81,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def parse_suit_order(text: str) -> tuple[str, ...]:
+    """The four suits in the order written, by initial or by name in Italian or English
+    (``c,d,s,b``, ``coppe,denari,spade,bastoni``, ``cups,coins,swords,batons``); ValueError naming
+    what is not a suit, or a suit missing or repeated."""
+    names = {name: suit for names in SUIT_NAMES.values() for suit, name in names.items()}
+    names.update({suit: suit for suit in SUITS})
+    parts = [part.strip().lower() for part in text.split(",")]
+    unknown = [part for part in parts if part not in names]
+    if unknown:
+        raise ValueError(f"not suits: {unknown} (write the four suits in order, such as "
+                         f"coppe,denari,spade,bastoni or c,d,s,b)")
+    suits = tuple(names[part] for part in parts)
+    if sorted(suits) != sorted(SUITS):
+        raise ValueError(f"the four suits once each, in order; got {text!r}")
+    return suits
+
+
 def suit_order(text: str) -> tuple[str, ...]:
-    """argparse type: the four suits in order (``vision.deck_order.parse_suit_order``)."""
+    """argparse type: the four suits in order (``parse_suit_order``)."""
     try:
         return parse_suit_order(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def describe_order(order: DeckOrder, lang: Lang = "it") -> str:
+    """A sorted deck's order in words: ``coppe, denari, spade, bastoni, dall’Asso al Re``."""
+    suits = ", ".join(SUIT_NAMES[lang][suit] for suit in order.suits)
+    if lang == "en":
+        return f"{suits}, {'Ace to King' if order.ascending else 'King to Ace'}"
+    return f"{suits}, {'dall’Asso al Re' if order.ascending else 'dal Re all’Asso'}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,13 +142,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_order(reading: OrderReading, back_picture: Path | None, lang: str) -> None:
+def _print_order(reading: OrderReading, back_picture: Path | None, lang: Lang) -> None:
     """The order the pictures were found in; on stderr, the next most probable where it is unsure."""
     text = MESSAGES[lang]
     back = "" if back_picture is None else text["order_back"].format(file=back_picture.name)
-    print(text["order"].format(order=reading.order.describe(lang), back=back))
+    print(text["order"].format(order=describe_order(reading.order, lang), back=back))
     if reading.is_unsure:
         runner_up = reading.runner_up
         hint = "" if runner_up.suits == reading.order.suits else text["unsure_hint"].format(
             suits=",".join(SUIT_NAMES[lang][suit] for suit in runner_up.suits))
-        print(text["unsure"].format(runner_up=runner_up.describe(lang), hint=hint), file=sys.stderr)
+        print(text["unsure"].format(runner_up=describe_order(runner_up, lang), hint=hint), file=sys.stderr)
