@@ -58,3 +58,4 @@ def test_the_shipped_model_reads_a_style_it_knows_under_the_camera_protocol() ->
     assert result.crops == len(CLASS_LABELS) and result.cards_enrolled is None
     assert result.cards >= 0.9, result
     assert result.cards_distinct is not None and result.cards_distinct >= result.cards - 0.05, result
+    assert result.cards_match == result.cards_distinct  # one deal: its groups are its crops

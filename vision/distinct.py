@@ -43,20 +43,26 @@ def distinct_labelling(probabilities: np.ndarray, labels: Sequence[str]) -> np.n
                          f"got shape {list(matrix.shape)}")
     if matrix.size and not (np.isfinite(matrix).all() and matrix.min() >= 0.0):
         raise ValueError("probabilities must be finite and not negative")
-    count = matrix.shape[0]
+    return distinct_by_scores(np.log(np.maximum(matrix, SMALLEST_PROBABILITY)), labels)
+
+
+def distinct_by_scores(scores: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """``distinct_labelling`` on scores that add up as log probabilities do (``[N, len(labels)]``,
+    finite): the labelling with the greatest sum of its rows' scores that gives no card code to two
+    rows. A row not labelled as a card takes its best-scored label that is not a card."""
+    count = scores.shape[0]
     cards = [i for i, label in enumerate(labels) if is_card_code(label)]
     others = [i for i, label in enumerate(labels) if not is_card_code(label)]
     if count == 0:
         return np.zeros(0, np.int64)
     if not others and count > len(cards):
         raise ValueError(f"{count} crops cannot all be different cards: there are only {len(cards)} cards")
-    log_p = np.log(np.maximum(matrix, SMALLEST_PROBABILITY))
-    columns = [log_p[:, cards]]
+    columns = [scores[:, cards]]
     best_other = np.zeros(count, np.int64)
     if others:
-        best_other = np.asarray(others)[np.argmax(log_p[:, others], axis=1)]
+        best_other = np.asarray(others)[np.argmax(scores[:, others], axis=1)]
         # One "not a card" column per crop, each open to every crop: as many crops as need it.
-        columns.append(np.repeat(log_p[np.arange(count), best_other][:, None], count, axis=1))
+        columns.append(np.repeat(scores[np.arange(count), best_other][:, None], count, axis=1))
     rows, chosen = linear_sum_assignment(-np.concatenate(columns, axis=1))
     result = np.empty(count, np.int64)
     for row, column in zip(rows, chosen, strict=True):

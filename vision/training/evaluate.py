@@ -9,7 +9,9 @@ For each style, ``--per-class`` crops of each of the 42 classes are rendered wit
 enrolled from that style's card pictures (``vision.enrollment.enroll_pictures``: one picture per
 card, as a user would enrol a deck). The zero-shot readings are also taken as deals: the r-th crop of
 each of the 40 cards make deal r, labelled one-to-one (``vision.distinct``: no card read twice), as
-``tressette classify --distinct`` reads. Prints a Markdown table; ``--json`` writes the figures too.
+``tressette classify --distinct`` reads; and all the deals of a style as one match, each card's
+appearances grouped and the groups named together (``vision.match_groups``). Prints a Markdown table;
+``--json`` writes the figures too.
 Needs onnxruntime only (no torch).
 
 ``--protocol hard`` (the default) renders the cards with the full training augmentation: other cards
@@ -38,6 +40,7 @@ from vision.decks import Deck, find_cards_root, list_styles
 from vision.distinct import read_distinct
 from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
+from vision.match_groups import read_match
 from vision.training.dataset import NO_ARTWORK, load_style
 from vision.training.pysol_decks import unknown_styles_message
 
@@ -56,7 +59,7 @@ def protocol_settings(protocol: str) -> CropSettings:
 @dataclass(frozen=True)
 class StyleResult:
     """Accuracy on one style: over the 40 cards, over all 42 classes, both after enrolment, and over
-    the cards read as deals of 40 labelled one-to-one (zero-shot)."""
+    the cards read as deals of 40 labelled one-to-one and as one match of those deals (zero-shot)."""
 
     style: str
     crops: int
@@ -66,6 +69,7 @@ class StyleResult:
     all_enrolled: float | None
     confusions: tuple[tuple[str, str, int], ...]
     cards_distinct: float | None = None
+    cards_match: float | None = None
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int,
@@ -99,16 +103,30 @@ def _accuracies(predicted: Sequence[str], truth: Sequence[str]) -> tuple[float, 
     return float(np.mean(card_hits)), float(np.mean(hits))
 
 
+def deal_rows(truth: Sequence[str], per_class: int) -> list[list[int]]:
+    """The crops of ``render_eval_set`` as ``per_class`` deals: deal r holds the r-th crop of each card."""
+    return [[i for i in range(deal, len(truth), per_class) if truth[i] in CARD_CODES]
+            for deal in range(per_class)]
+
+
 def deal_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labels: Sequence[str],
                   per_class: int) -> float:
-    """Accuracy over the cards of ``render_eval_set``'s crops read as ``per_class`` deals (deal r: the
-    r-th crop of each card), each labelled one-to-one by ``vision.distinct.read_distinct``."""
+    """Accuracy over the cards read as ``deal_rows``' deals, each labelled one-to-one by
+    ``vision.distinct.read_distinct``."""
     hits: list[bool] = []
-    for deal in range(per_class):
-        rows = [i for i in range(deal, len(truth), per_class) if truth[i] in CARD_CODES]
+    for rows in deal_rows(truth, per_class):
         revised = read_distinct([predictions[i] for i in rows], labels)
         hits += [p.card == truth[i] for p, i in zip(revised, rows, strict=True)]
     return float(np.mean(hits))
+
+
+def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labels: Sequence[str],
+                   per_class: int) -> float:
+    """Accuracy over the cards read as one match of ``deal_rows``' deals (``vision.match_groups``)."""
+    deals = deal_rows(truth, per_class)
+    revised = read_match([[predictions[i] for i in rows] for rows in deals], labels)
+    return float(np.mean([p.card == truth[i] for rows, deal in zip(deals, revised, strict=True)
+                          for p, i in zip(deal, rows, strict=True)]))
 
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
@@ -119,6 +137,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     predicted = [p.card for p in predictions]
     cards, everything = _accuracies(predicted, truth)
     cards_distinct = deal_accuracy(predictions, truth, classifier.labels, per_class)
+    cards_match = match_accuracy(predictions, truth, classifier.labels, per_class)
     cards_enrolled = all_enrolled = None
     if enrol:
         from vision.enrollment import enroll_pictures
@@ -133,7 +152,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     mistakes = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
     confusions = tuple((t, p, n) for (t, p), n in mistakes.most_common(5))
     return StyleResult(style, len(crops), cards, everything, cards_enrolled, all_enrolled, confusions,
-                       cards_distinct)
+                       cards_distinct, cards_match)
 
 
 def _percent(value: float | None) -> str:
@@ -143,15 +162,15 @@ def _percent(value: float | None) -> str:
 def markdown_table(results: Sequence[StyleResult]) -> str:
     """The per-style table of the model card."""
     lines = [
-        "| style | crops | cards zero-shot | cards zero-shot, deals one-to-one | all 42 zero-shot "
-        "| cards enrolled | all 42 enrolled | top confusions |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| style | crops | cards zero-shot | cards zero-shot, deals one-to-one | cards zero-shot, one match "
+        "| all 42 zero-shot | cards enrolled | all 42 enrolled | top confusions |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in results:
         confusions = ", ".join(f"{t}->{p} x{n}" for t, p, n in r.confusions[:3]) or "none"
-        lines.append(f"| {r.style} | {r.crops} | {_percent(r.cards)} | {_percent(r.cards_distinct)} | "
-                     f"{_percent(r.all_classes)} | {_percent(r.cards_enrolled)} | {_percent(r.all_enrolled)} "
-                     f"| {confusions} |")
+        figures = (r.cards, r.cards_distinct, r.cards_match, r.all_classes, r.cards_enrolled, r.all_enrolled)
+        lines.append(f"| {r.style} | {r.crops} | " + " | ".join(_percent(f) for f in figures)
+                     + f" | {confusions} |")
     return "\n".join(lines)
 
 
