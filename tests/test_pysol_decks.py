@@ -20,6 +20,7 @@ from vision.training import pysol_decks
 from vision.training.dataset import Augmentations, draw_sample, style_draw_weights
 from vision.training.pysol_decks import (
     DECKS,
+    LATIN_DECKS,
     LEFT_OUT,
     PysolDeckError,
     checked,
@@ -194,3 +195,44 @@ def test_missing_styles_are_named_and_missing_pysol_sets_come_with_the_command_t
     assert hint is not None and hint.startswith("1 styles are Debian's PySolFC card sets")
     other = unknown_styles_message(["pysol-liege", "sarde"], root)
     assert other == f"unknown styles ['pysol-liege', 'sarde']; available under {root}: francesi"
+
+
+def _tarot(name: str) -> dict[str, bytes]:
+    files = {f"cardset-{name}/{rank:02d}{suit}.png": _png(rank * 10 + SUITS.index(suit))
+             for rank in range(1, 15) for suit in SUITS}
+    files |= {f"cardset-{name}/{trump:02d}z.png": _png(200) for trump in range(22)}
+    files[f"cardset-{name}/config.txt"] = _config("3")
+    files[f"cardset-{name}/back01.png"] = _png(250)
+    return files
+
+
+def test_the_latin_tarot_becomes_an_italian_suited_deck_of_valet_cavalier_and_king(tmp_path: Path) -> None:
+    assert LATIN_DECKS == ("1880-tarot",)
+    sets = read_cardsets(_deb(_tarot("1880-tarot")), ["1880-tarot"])
+    deck = Deck.load(convert_set("1880-tarot", sets["1880-tarot"], tmp_path))
+    assert deck.italian and set(deck.faces) == set(CARD_CODES)
+    assert deck.faces["8s"][0, 0, 0] == 11 * 10 + SUITS.index("s")  # Fante: the Valet
+    assert deck.faces["9c"][0, 0, 0] == 12 * 10 + SUITS.index("h")  # Cavallo di coppe: Cavalier of cups
+    assert deck.faces["10b"][0, 0, 0] == 14 * 10 + SUITS.index("c")  # Re di bastoni: King of batons
+    assert source_file("10d", ".gif", tarot=True) == "14d.gif"
+
+
+def test_a_latin_deck_whose_config_is_not_a_tarot_is_refused(tmp_path: Path) -> None:
+    sets = read_cardsets(_deb(_cardset("1880-tarot", kind="1")), ["1880-tarot"])
+    with pytest.raises(PysolDeckError, match=r"cardset-1880-tarot/config.txt, line 1: not a tarot set"):
+        convert_set("1880-tarot", sets["1880-tarot"], tmp_path)
+
+
+def test_the_latin_sets_are_converted_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    package = tmp_path / "cards.deb"
+    package.write_bytes(_deb(_cardset("a") | _tarot("1880-tarot")))
+    monkeypatch.setattr(pysol_decks, "DECKS", ("a",))
+    monkeypatch.setattr(pysol_decks, "checked", lambda deb, where: deb)  # a package of the test's own
+    given = ["--deb", str(package), "--no-link"]
+    assert pysol_decks.main([*given, "--out", str(tmp_path / "plain")]) == 0
+    assert sorted(p.name for p in (tmp_path / "plain").iterdir()) == ["pysol-a"]
+    assert pysol_decks.main([*given, "--out", str(tmp_path / "all"), "--latin"]) == 0
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["pysol-1880-tarot", "pysol-a"]
+    assert "2 decks written" in capsys.readouterr().out

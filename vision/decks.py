@@ -20,10 +20,11 @@ from vision.errors import VisionError
 CARDS_ENV = "TRESSETTE_CARDS"
 IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 
-# Italian-suited styles in ../shared/cards; every other folder there is French-suited.
+# Italian-suited styles in ../shared/cards (every other folder there is French-suited), and the
+# Latin-suited tarot converted from Debian's PySolFC sets (vision.training.pysol_decks --latin).
 ITALIAN_STYLES: frozenset[str] = frozenset({
     "napoletane", "napoletane-b", "piacentine", "piacentine-b", "bergamasche", "bergamasche-b",
-    "trevisane", "trentine", "bolognesi", "romagnole", "sarde", "siciliane",
+    "trevisane", "trentine", "bolognesi", "romagnole", "sarde", "siciliane", "pysol-1880-tarot",
 })
 
 

@@ -10,6 +10,13 @@ The package holds 52-card French decks (``01c`` .. ``13s``: ace to king of clubs
 spades); a Tressette deck keeps ace to seven and the three figures, with hearts as coppe, diamonds as
 denari, spades as spade, clubs as bastoni and Jack, Queen, King as 8, 9, 10 (``../shared/cards``'s
 README). The sets left out, and why, are in ``LEFT_OUT``.
+
+With ``--latin`` it also converts the Latin-suited sets of ``LATIN_DECKS`` (the 1880 Tarot de
+Marseille, the one such set in the package, whose pips are those of the northern Italian patterns):
+pips ace to seven, Valet, Cavalier and King as 8, 9, 10 (its Queen and trumps left out), cups as
+coppe, coins as denari, swords as spade, batons as bastoni. They are Italian-suited styles
+(``vision.decks.is_italian_style``). Off by default, so that the folder the shipped recipe trains on
+stays as it was.
 """
 
 from __future__ import annotations
@@ -82,18 +89,24 @@ LEFT_OUT: dict[str, str] = {
     "paris": "gnome-paris's art", "bellot": "gnome-bellot's art",
 }
 
+# Latin-suited tarot sets (PySolFC type 3) converted with --latin; their names are Italian-suited styles.
+LATIN_DECKS: tuple[str, ...] = ("1880-tarot",)
+
 _SUIT_FILES = {"c": "h", "d": "d", "s": "s", "b": "c"}  # Tressette suit -> PySolFC file letter
 _RANK_FILES = {8: 11, 9: 12, 10: 13}  # Fante, Cavallo, Re -> Jack, Queen, King
+_TAROT_RANK_FILES = {8: 11, 9: 12, 10: 14}  # Fante, Cavallo, Re -> Valet, Cavalier, King
 
 
 class PysolDeckError(VisionError):
     """The package is not the one pinned, or a card set in it is missing or unreadable."""
 
 
-def source_file(code: str, suffix: str) -> str:
-    """The PySolFC file name of Tressette card ``code`` (``"8b"`` -> ``"11c.gif"``)."""
+def source_file(code: str, suffix: str, tarot: bool = False) -> str:
+    """The PySolFC file name of Tressette card ``code`` (``"8b"`` -> ``"11c.gif"``; in a tarot set the
+    Re is the King, ``"10b"`` -> ``"14c.gif"``)."""
     rank, suit = int(code[:-1]), code[-1]
-    return f"{_RANK_FILES.get(rank, rank):02d}{_SUIT_FILES[suit]}{suffix}"
+    ranks = _TAROT_RANK_FILES if tarot else _RANK_FILES
+    return f"{ranks.get(rank, rank):02d}{_SUIT_FILES[suit]}{suffix}"
 
 
 def deb_members(deb: bytes) -> Iterator[tuple[str, bytes]]:
@@ -153,13 +166,15 @@ def convert_set(name: str, files: dict[str, bytes], out: Path) -> Path:
         raise PysolDeckError(f"cardset-{name}: no config.txt in the package")
     lines = config.decode("latin-1").splitlines()
     fields = lines[0].split(";")
-    if len(fields) < 4 or fields[3] != "1":
-        raise PysolDeckError(f"cardset-{name}/config.txt, line 1: not a French-suited set ({lines[0]!r})")
+    tarot = name in LATIN_DECKS
+    if len(fields) < 4 or fields[3] != ("3" if tarot else "1"):
+        kind = "a tarot set" if tarot else "a French-suited set"
+        raise PysolDeckError(f"cardset-{name}/config.txt, line 1: not {kind} ({lines[0]!r})")
     suffix, back_name = fields[2], lines[4].strip() if len(lines) > 4 else ""
     folder = out / f"{STYLE_PREFIX}{name}"
     folder.mkdir(parents=True, exist_ok=True)
     for code in CARD_CODES:
-        file_name = source_file(code, suffix)
+        file_name = source_file(code, suffix, tarot)
         if file_name not in files:
             raise PysolDeckError(f"cardset-{name}: no {file_name} for card {code}")
         cv2.imwrite(str(folder / f"{code}.png"), decode(files[file_name], f"cardset-{name}/{file_name}"))
@@ -215,11 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="folder to write the decks to (then TRESSETTE_CARDS=that folder)")
     parser.add_argument("--deb", type=Path, help="the package file, instead of downloading it")
     parser.add_argument("--no-link", action="store_true", help="do not link the default artwork's styles in")
+    parser.add_argument("--latin", action="store_true",
+                        help="also convert the Latin-suited tarot sets (LATIN_DECKS), Italian-suited styles")
     args = parser.parse_args(argv)
+    names = DECKS + (LATIN_DECKS if args.latin else ())
     try:
         deb = checked(args.deb.read_bytes(), str(args.deb)) if args.deb else fetch_package()
-        sets = read_cardsets(deb, DECKS)
-        for name in DECKS:
+        sets = read_cardsets(deb, names)
+        for name in names:
             convert_set(name, sets[name], args.out)
         linked: list[str] = []
         root = find_cards_root()
@@ -228,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, PysolDeckError) as error:
         print(f"pysol_decks: {error}", file=sys.stderr)
         return 1
-    print(f"pysol_decks: {len(DECKS)} decks written to {args.out}, {len(linked)} styles linked from {root}")
+    print(f"pysol_decks: {len(names)} decks written to {args.out}, {len(linked)} styles linked from {root}")
     return 0
 
 
