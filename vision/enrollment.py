@@ -458,19 +458,24 @@ def scan_folder(folder: Path) -> FolderPictures:
     return FolderPictures({label: tuple(paths) for label, paths in found.items()}, missing)
 
 
-def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndarray]]:
-    """Read every picture; raise EnrollmentError listing every unreadable file."""
-    pictures: dict[str, list[np.ndarray]] = {}
+def read_picture_list(paths: Sequence[Path]) -> list[np.ndarray]:
+    """Read every picture, in order; raise EnrollmentError listing every unreadable file."""
+    pictures: list[np.ndarray] = []
     problems: list[str] = []
-    for label, label_paths in paths.items():
-        for path in label_paths:
-            try:
-                pictures.setdefault(label, []).append(read_image(path))
-            except VisionError as error:
-                problems.append(str(error))
+    for path in paths:
+        try:
+            pictures.append(read_image(path))
+        except VisionError as error:
+            problems.append(str(error))
     if problems:
         raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
     return pictures
+
+
+def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndarray]]:
+    """Read every picture by class label; raise EnrollmentError listing every unreadable file."""
+    pictures = iter(read_picture_list([path for label_paths in paths.values() for path in label_paths]))
+    return {label: [next(pictures) for _ in label_paths] for label, label_paths in paths.items()}
 
 
 def _name_order(path: Path) -> list[tuple[int, int | str]]:
@@ -530,7 +535,7 @@ def enroll_in_order(
     where given; ranks up or down)."""
     source = Path(folder)
     paths = scan_in_order(source)
-    pictures = read_pictures({"": paths})[""]
+    pictures = read_picture_list(paths)
     cut = [cut_out_card_telling(picture) for picture in pictures]
     cards = [card for card, _ in cut]
     readings = classifier.classify(cards, top_k=1)
