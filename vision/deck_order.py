@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import RANKS, SUITS
+from vision.distinct import log_probabilities
 
-SMALLEST_PROBABILITY = 1e-12
 CARDS_IN_ORDER = len(SUITS) * len(RANKS)
 # Under this margin (summed log probability per picture over the next best order) the order is
 # unsure. Measured (models/README.md, "A sorted deck needs no names"): decks the model knows and
@@ -79,7 +79,7 @@ def most_probable_order(probabilities: np.ndarray, labels: Sequence[str],
     if matrix.ndim != 2 or matrix.shape != (CARDS_IN_ORDER, len(labels)):
         raise ValueError(f"the pictures of a sorted deck are {CARDS_IN_ORDER}, read over {len(labels)} "
                          f"labels; got probabilities of shape {list(matrix.shape)}")
-    log_p = np.log(np.maximum(matrix, SMALLEST_PROBABILITY))
+    log_p = log_probabilities(matrix)
     column = {label: i for i, label in enumerate(labels)}
     rows = np.arange(CARDS_IN_ORDER)
     totals = np.array([log_p[rows, [column[code] for code in order.codes]].sum() for order in orders])

@@ -32,6 +32,11 @@ from vision.classifier import Prediction
 SMALLEST_PROBABILITY = 1e-12  # a probability of 0 still has a finite cost
 
 
+def log_probabilities(probabilities: np.ndarray) -> np.ndarray:
+    """The log of each probability, in float64, a probability of 0 taken as ``SMALLEST_PROBABILITY``."""
+    return np.log(np.maximum(np.asarray(probabilities, dtype=np.float64), SMALLEST_PROBABILITY))
+
+
 def distinct_labelling(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:
     """For each row of ``probabilities`` (``[N, len(labels)]``, each row a distribution over
     ``labels``), the index of its label in the most probable labelling that gives no card code to two
@@ -43,7 +48,7 @@ def distinct_labelling(probabilities: np.ndarray, labels: Sequence[str]) -> np.n
                          f"got shape {list(matrix.shape)}")
     if matrix.size and not (np.isfinite(matrix).all() and matrix.min() >= 0.0):
         raise ValueError("probabilities must be finite and not negative")
-    return distinct_by_scores(np.log(np.maximum(matrix, SMALLEST_PROBABILITY)), labels)
+    return distinct_by_scores(log_probabilities(matrix), labels)
 
 
 def distinct_by_scores(scores: np.ndarray, labels: Sequence[str]) -> np.ndarray:

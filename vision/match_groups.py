@@ -24,7 +24,7 @@ from scipy.optimize import linear_sum_assignment
 
 from engine.cards import CARD_CODES
 from vision.classifier import Prediction, l2_normalise
-from vision.distinct import SMALLEST_PROBABILITY, distinct_by_scores
+from vision.distinct import distinct_by_scores, log_probabilities
 
 # Matches whose first two deals showed 15 and 25 cards (models/README.md, "A deal holds each card
 # once"): with 0.8 the groups of three decks the model never saw were 92.6-99.4% pure, with 0.5 or 0.7
@@ -84,9 +84,7 @@ def read_match(deals: Sequence[Sequence[Prediction]], labels: Sequence[str],
         return [[] for _ in deals]
     ids = np.concatenate(groups)
     scores = np.zeros((int(ids.max()) + 1, len(labels)))
-    log_p = np.log(np.maximum(np.stack([p.probabilities for p in flat]).astype(np.float64),
-                              SMALLEST_PROBABILITY))
-    np.add.at(scores, ids, log_p)
+    np.add.at(scores, ids, log_probabilities(np.stack([p.probabilities for p in flat])))
     names = distinct_by_scores(scores, labels)
     revised = [replace(p, card=labels[int(names[g])], confidence=float(p.probabilities[int(names[g])]))
                for p, g in zip(flat, ids, strict=True)]
