@@ -49,9 +49,14 @@ def list_styles(root: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
+# Invented Italian-suited decks for training (vision.training.synth_latin) are named with this prefix.
+SYNTH_LATIN_PREFIX = "synth-latin-"
+
+
 def is_italian_style(name: str) -> bool:
-    """True for the Italian-suited regional patterns (coppe, denari, spade, bastoni)."""
-    return name in ITALIAN_STYLES
+    """True for the Italian-suited patterns (coppe, denari, spade, bastoni): the regional ones of
+    ``ITALIAN_STYLES`` and the invented ``synth-latin-*`` training decks."""
+    return name in ITALIAN_STYLES or name.startswith(SYNTH_LATIN_PREFIX)
 
 
 _JPEG_MAGIC = b"\xff\xd8\xff"

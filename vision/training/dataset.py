@@ -33,7 +33,7 @@ from vision.crops import (
     render_card_crop,
     render_none_crop,
 )
-from vision.decks import Deck, is_italian_style
+from vision.decks import SYNTH_LATIN_PREFIX, Deck, is_italian_style
 from vision.decorate import decoration_donors
 from vision.errors import VisionError
 from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, swap_figure
@@ -71,7 +71,9 @@ class Augmentations:
     table uses; 0 draws every style alike (the previous recipe's 47 styles: 12 of them, 25.5%; the
     shipped recipe asks 0.25);
     ``pysol_share``: the same for the PySolFC designs together, so that they do not crowd out the
-    French decks of ``../shared/cards`` either.
+    French decks of ``../shared/cards`` either; ``synth_share``: the same for the invented
+    Italian-suited decks ``synth-latin-*`` (``vision.training.synth_latin``) together, which then do not
+    count among the Italian-suited styles of ``italian_share``.
     """
 
     p_restyle: float = 0.0
@@ -81,6 +83,7 @@ class Augmentations:
     p_half_mix: float = 0.0
     italian_share: float = 0.0
     pysol_share: float = 0.0
+    synth_share: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -102,6 +105,8 @@ class Augmentations:
             key.append(["italian_share", self.italian_share])
         if self.pysol_share:
             key.append(["pysol_share", self.pysol_share])
+        if self.synth_share:
+            key.append(["synth_share", self.synth_share])
         return key
 
 
@@ -159,15 +164,23 @@ def has_figure_index(style_name: str) -> bool:
     return style_name in INDEXED_STYLES or style_name in _PYSOL_INDEXED_STYLES
 
 
+def style_group(name: str) -> str:
+    """The group a style is drawn in: ``synth`` (the invented ``synth-latin-*`` decks), ``italian``,
+    ``pysol`` (Debian's PySolFC designs) or ``french`` (the other French-suited styles)."""
+    if name.startswith(SYNTH_LATIN_PREFIX):
+        return "synth"
+    if is_italian_style(name):
+        return "italian"
+    return "pysol" if name.startswith(STYLE_PREFIX) else "french"
+
+
 def style_draw_weights(names: Sequence[str], italian_share: float = 0.0,
-                       pysol_share: float = 0.0) -> np.ndarray:
-    """How often each style is drawn. A group given a share (the Italian-suited styles
-    ``italian_share``, Debian's PySolFC designs, ``pysol-*``, ``pysol_share``; 0: none) gets it
-    together, alike within the group; the other styles share the rest alike; normalised to sum 1, so a
-    group that is not there gives its share back."""
-    group_shares = {"italian": italian_share, "pysol": pysol_share}
-    groups = ["italian" if is_italian_style(name) else "pysol" if name.startswith(STYLE_PREFIX) else "french"
-              for name in names]
+                       pysol_share: float = 0.0, synth_share: float = 0.0) -> np.ndarray:
+    """How often each style is drawn. A group of ``style_group`` given a share (``italian_share``,
+    ``pysol_share``, ``synth_share``; 0: none) gets it together, alike within the group; the other
+    styles share the rest alike; normalised to sum 1, so a group that is not there gives its share back."""
+    group_shares = {"italian": italian_share, "pysol": pysol_share, "synth": synth_share}
+    groups = [style_group(name) for name in names]
     fixed = {group: share for group, share in group_shares.items() if share and group in groups}
     unfixed = sum(group not in fixed for group in groups)
     rest = (1.0 - sum(fixed.values())) / unfixed if unfixed else 0.0
@@ -176,9 +189,10 @@ def style_draw_weights(names: Sequence[str], italian_share: float = 0.0,
 
 
 @functools.lru_cache(maxsize=8)
-def _cached_draw_weights(names: tuple[str, ...], italian_share: float, pysol_share: float) -> np.ndarray:
+def _cached_draw_weights(names: tuple[str, ...], italian_share: float, pysol_share: float,
+                         synth_share: float) -> np.ndarray:
     """``style_draw_weights`` once per set of styles (a pool draws from the same styles every time)."""
-    weights = style_draw_weights(names, italian_share, pysol_share)
+    weights = style_draw_weights(names, italian_share, pysol_share, synth_share)
     weights.flags.writeable = False
     return weights
 
@@ -188,9 +202,9 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop,
     its card drawn in the trainer's ways by ``shares``."""
     settings = CropSettings(p_restyle=shares.p_restyle)
-    if shares.italian_share or shares.pysol_share:
+    if shares.italian_share or shares.pysol_share or shares.synth_share:
         names = tuple(style.name for style in styles)
-        weights = _cached_draw_weights(names, shares.italian_share, shares.pysol_share)
+        weights = _cached_draw_weights(names, shares.italian_share, shares.pysol_share, shares.synth_share)
         style_index = int(rng.choice(len(styles), p=weights))
     else:
         style_index = int(rng.integers(len(styles)))

@@ -8,8 +8,9 @@ learns what all decks share rather than each deck's palette; ``--figure-swap`` o
 with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
 the number cards with a piece of a figure between the pips, so that a picture there is not counted;
 ``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
-another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck; these
-three tried and not shipped, see ``models/README.md``),
+another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck;
+``--synth-share`` of the crops drawn from invented Italian-suited decks, ``vision.training.synth_latin``;
+these four tried and not shipped, see ``models/README.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops;
 ``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
@@ -85,6 +86,7 @@ class TrainConfig:
     half_mix: float = 0.0
     italian_share: float = 0.0
     pysol_share: float = 0.0
+    synth_share: float = 0.0
     randconv: float = 0.0
     suit_rank: float = 0.0
 
@@ -92,7 +94,7 @@ class TrainConfig:
     def augmentations(self) -> Augmentations:
         """The shares of the training cards drawn in each of the trainer's ways."""
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
-                             self.italian_share, self.pysol_share)
+                             self.italian_share, self.pysol_share, self.synth_share)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -223,6 +225,7 @@ SHARES: dict[str, str] = {
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
+    "synth_share": "a share of the training crops",
     "randconv": "a share of the crops of each batch",
     "mixstyle": "a probability per batch",
 }
@@ -262,6 +265,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--pysol-share", type=float, default=TrainConfig.pysol_share,
                         help="share of the training crops drawn from Debian's PySolFC designs (pysol-*) "
                              "together, so that the other French decks keep theirs (0: drawn like them)")
+    parser.add_argument("--synth-share", type=float, default=TrainConfig.synth_share,
+                        help="share of the training crops drawn from the invented Italian-suited decks "
+                             "(synth-latin-*, vision.training.synth_latin) together (0: like the others)")
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
@@ -311,7 +317,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
         mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
         half_mix=args.half_mix, italian_share=args.italian_share,
-        pysol_share=args.pysol_share, randconv=args.randconv,
+        pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank,
     )
 
