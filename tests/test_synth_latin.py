@@ -16,7 +16,7 @@ from vision.training.dataset import Augmentations, draw_sample, load_style, styl
 from vision.training.synth_latin import (
     CARD_HEIGHT,
     CARD_WIDTH,
-    figure_donors,
+    figure_lenders,
     number_card,
     random_look,
     write_deck,
@@ -75,10 +75,10 @@ def test_the_invented_decks_are_italian_suited_and_drawn_in_their_own_group() ->
     assert np.allclose(weights[2:4], 0.25)
 
 
-def test_figure_donors_leave_out_the_held_out_and_the_invented_styles(tmp_path: Path) -> None:
+def test_figure_lenders_leave_out_the_held_out_and_the_invented_styles(tmp_path: Path) -> None:
     for name in ("napoletane", "sarde", "gnome-paris", "synth-latin-000"):
         (tmp_path / name).mkdir()
-    assert figure_donors(tmp_path, ["sarde"]) == ["napoletane"]
+    assert figure_lenders(tmp_path, ["sarde"]) == ["napoletane"]
 
 
 def test_without_a_donor_the_command_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -100,12 +100,11 @@ def _bent(parts: list[Part], bend: float) -> list[Part]:
 @dataclass(frozen=True)
 class SuitDesign:
     """One suit's look in one deck: the parts of a piece (bent by ``bend`` where it can bend), the
-    layout family that places a card's pieces, and how wide a piece is for its length."""
+    layout family that places a card's pieces, and whether a piece is long (a sword, a club)."""
 
-    suit: str
     make_parts: Callable[[float], list[Part]]
     layout: str
-    aspect: float
+    is_long: bool
 
 
 def _sword_design(rng: np.random.Generator, inks: Sequence[int]) -> Callable[[float], list[Part]]:
@@ -330,12 +329,12 @@ def random_look(rng: np.random.Generator) -> DeckLook:
     def inks() -> list[int]:
         return [int(i) for i in rng.choice(6, 3, replace=False)]
 
-    designs = {suit: SuitDesign(suit, maker(rng, inks()), "grid", 0.7 if suit == "c" else 1.0)
+    designs = {suit: SuitDesign(maker(rng, inks()), "grid", is_long=False)
                for suit, maker in _SUIT_MAKERS.items()}
     sword_layout = str(rng.choice(["columns", "crossed", "ovals"]))
-    designs["s"] = SuitDesign("s", _sword_design(rng, inks()), sword_layout, 0.2)
+    designs["s"] = SuitDesign(_sword_design(rng, inks()), sword_layout, is_long=True)
     club_maker = _cudgel_design if rng.random() < 0.6 else _baton_design
-    designs["b"] = SuitDesign("b", club_maker(rng, inks()), str(rng.choice(["columns", "crossed"])), 0.2)
+    designs["b"] = SuitDesign(club_maker(rng, inks()), str(rng.choice(["columns", "crossed"])), is_long=True)
     tint = rng.uniform(0, 30) * rng.dirichlet([1.0, 1.0, 1.0]) + rng.uniform(0, 12)
     paper = tuple(int(v) for v in np.clip(255 - tint, 0, 255))
     outline = (0, 0, 0) if rng.random() < 0.7 else tuple(int(v) for v in palette[int(rng.integers(6))] * 0.4)
@@ -377,10 +376,10 @@ def number_card(look: DeckLook, suit: str, rank: int, rng: np.random.Generator) 
     if design.layout == "grid" or (rank == 1 and design.layout != "crossed"):
         width, height = box[2] - box[0], box[3] - box[1]
         size = min(width, height) * (0.8 if rank == 1 else 0.3 if rank > 3 else 0.36)
-        if design.aspect < 0.5:
+        if design.is_long:
             size = height * (0.85 if rank == 1 else 0.3)
+        bend = 0.08 if design.layout == "ovals" else 0.0
         for u, v in _grid_positions(rank, rng):
-            bend = 0.0 if design.layout != "ovals" else 0.08
             paint(design.make_parts(bend), Placement(box[0] + u * width, box[1] + v * height,
                                                       float(rng.normal(0, 3)), size))
     elif design.layout == "columns":
@@ -407,7 +406,7 @@ def figure_card(look: DeckLook, donor_face: np.ndarray, rank: int, hue_turn: int
     return _finish(canvas, look, rank)
 
 
-def figure_donors(root: Path, exclude: Sequence[str]) -> list[str]:
+def figure_lenders(root: Path, exclude: Sequence[str]) -> list[str]:
     """The Italian-suited styles under ``root`` that may lend their figures (``exclude`` left out)."""
     return [name for name in list_styles(root)
             if is_italian_style(name) and not name.startswith(STYLE_PREFIX) and name not in exclude]
@@ -446,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("synth_latin: no card artwork to take figures from: set TRESSETTE_CARDS", file=sys.stderr)
         return 1
     exclude = [name for name in args.exclude.split(",") if name]
-    donors = figure_donors(root, exclude)
+    donors = figure_lenders(root, exclude)
     if not donors:
         print(f"synth_latin: no Italian-suited style under {root} may lend its figures", file=sys.stderr)
         return 1
