@@ -103,6 +103,32 @@ def test_a_corner_branch_doubles_the_input_the_trainer_renders_and_feeds() -> No
     assert narrow.corner_spec == CornerSpec(width=24)
 
 
+def test_a_full_trunk_sees_detail_that_the_average_pooled_trunk_cannot() -> None:
+    """A pattern whose every 2x2 block averages to grey, away from the corner: the pooled trunk reads the
+    grey card, the full-resolution trunk reads the pattern."""
+    torch.manual_seed(0)
+    grey = torch.full((1, 3, 96, 64), 0.5)
+    checked = grey.clone()
+    checked[:, :, 40:, :] += 0.4 * (torch.arange(64) % 2 * 2 - 1).float()
+    for full_trunk in (False, True):
+        model = CardNet(len(CLASS_LABELS), embedding_dim=16, corner=CornerSpec(width=16, height=20),
+                        full_trunk=full_trunk).eval()
+        with torch.no_grad():
+            plain, patterned = model.pooled(grey), model.pooled(checked)
+        assert torch.allclose(plain, patterned, atol=1e-5) is not full_trunk
+        assert plain.shape == (1, 256 + 96)
+
+
+def test_a_full_trunk_is_asked_for_with_a_corner_branch_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_args(["--out", "m.onnx", "--corner", "--full-trunk"]).full_trunk
+    assert not parse_args(["--out", "m.onnx", "--corner"]).full_trunk
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--full-trunk"])
+    assert "--full-trunk reads the input of a corner model" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="full-resolution trunk"):
+        CardNet(len(CLASS_LABELS), full_trunk=True)
+
+
 def test_corner_dropout_silences_the_branch_for_some_training_crops_and_never_when_reading() -> None:
     torch.manual_seed(0)
     model = CardNet(len(CLASS_LABELS), embedding_dim=16, corner=CornerSpec(width=16, height=20, dropout=0.5))
@@ -301,6 +327,54 @@ def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_
     assert classifier.bank is not None and bank_path(out).is_file()
     assert classifier.bank.styles == (style,)
     assert classifier.bank.model_version == classifier.info.model_version
+
+
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
+def test_averaged_weights_are_exported_and_the_last_ones_kept_beside_them_when_asked(tmp_path: Path) -> None:
+    from vision.classifier import CardClassifier
+
+    style = list_styles(find_cards_root())[0]
+    out, final = tmp_path / "m.onnx", tmp_path / "final.onnx"
+    assert train_main(["--out", str(out), "--width", "32", "--height", "48", "--pool", "64",
+                       "--val-pool", "16", "--steps", "30", "--batch", "16", "--workers", "1",
+                       "--threads", "1", "--styles", style, "--average-from", "0.5",
+                       "--keep-final", str(final)]) == 0
+    averaged, last = CardClassifier.load(out), CardClassifier.load(final)
+    assert averaged.bank is not None and last.bank is not None
+    assert averaged.info.model_version != last.info.model_version
+
+
+def test_an_average_is_of_the_weights_and_its_batch_norm_is_measured_again(tmp_path: Path) -> None:
+    from vision.training.train import train_both
+
+    root = find_cards_root()
+    if root is None:
+        pytest.skip("needs the deck artwork in shared/cards")
+    config = TrainConfig(out=tmp_path / "m.onnx", width=32, height=48, pool=64, val_pool=16, steps=30,
+                         batch=16, workers=1, threads=1, embedding_dim=16, styles=(list_styles(root)[0],),
+                         average_from=0.5)
+    final, averaged = train_both(config)
+    assert final is not averaged and not averaged.training
+    last_weights = dict(final.named_parameters())
+    moved = [name for name, value in averaged.named_parameters()
+             if not torch.allclose(value, last_weights[name])]
+    assert len(moved) > len(last_weights) // 2
+    stem_norm = averaged.features[0][1]
+    assert not torch.allclose(stem_norm.running_mean, final.features[0][1].running_mean)
+    assert stem_norm.momentum == final.features[0][1].momentum
+    plain = TrainConfig(out=tmp_path / "p.onnx", width=32, height=48, pool=64, val_pool=16, steps=2,
+                        batch=16, workers=1, threads=1, embedding_dim=16, styles=config.styles)
+    once, same = train_both(plain)
+    assert once is same
+
+
+def test_averaging_options_are_checked_before_any_work(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_args(["--out", "m.onnx", "--average-from", "0.75"]).average_from == 0.75
+    for argv, message in ((["--average-from", "1"], "--average-from is a share of the steps"),
+                          (["--keep-final", "f.onnx"], "--keep-final keeps the last weights")):
+        with pytest.raises(SystemExit):
+            parse_args(["--out", "m.onnx", *argv])
+        assert message in capsys.readouterr().err
 
 
 def test_the_suit_and_rank_heads_learn_each_cards_suit_and_rank_and_skip_backs_and_nones() -> None:

@@ -9,7 +9,9 @@ Optional suit and rank heads (``train --suit-rank WEIGHT``, training only) read 
 card's suit and rank apart, so that what a rank looks like is learnt across the four suits.
 
 An optional corner branch (``CornerSpec``, ``train --corner``, the shipped recipe: see ``models/README.md``)
-reads the crop's top-left corner at twice the trunk's resolution. An optional ``MixStyle`` (training only)
+reads the crop's top-left corner at twice the trunk's resolution; with ``full_trunk`` (``train --full-trunk``)
+the trunk too reads the whole input at that resolution, through one more halving stage in place of the
+average pooling. An optional ``MixStyle`` (training only)
 mixes the early feature statistics of two crops, so that the deck's print matters less than the shapes.
 """
 
@@ -36,6 +38,10 @@ DEFAULT_STEM = 24
 # resolution, where a French card's index prints its rank and, under it, a suit symbol a few pixels wide.
 CORNER_BLOCKS: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (96, 2), (96, 1))
 CORNER_STEM = 16
+# ``full_trunk``: the stem and the stage that take the trunk from the full input to the resolution its
+# blocks read, learnt instead of an average pooling (narrow: they run at four times the trunk's pixels).
+FULL_TRUNK_STEM = 16
+FULL_TRUNK_STAGE: tuple[int, int] = (24, 2)
 # How many of the first blocks of each stack a MixStyle follows: the early ones, whose statistics are style.
 MIXSTYLE_BLOCKS = 2
 
@@ -134,14 +140,24 @@ class CardNet(nn.Module):
     """Image ``[N, 3, H, W]`` -> (logits ``[N, classes]``, unit embedding ``[N, embedding_dim]``).
 
     With a ``corner`` spec the image is ``corner.factor`` times the trunk's input size, and the pooled
-    vector the embedding is projected from is the trunk's and the corner branch's, concatenated.
+    vector the embedding is projected from is the trunk's and the corner branch's, concatenated. With
+    ``full_trunk`` (a corner of factor 2 only) the trunk reads the image itself, not its average pooling:
+    a narrow stem and one more halving stage first, then the same blocks at the same resolutions.
     """
 
     def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
                  blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0,
-                 corner: CornerSpec | None = None, mixstyle: float = 0.0, suit_rank: bool = False) -> None:
+                 corner: CornerSpec | None = None, mixstyle: float = 0.0, suit_rank: bool = False,
+                 full_trunk: bool = False) -> None:
         super().__init__()
-        self.features = _separable_stack(stem, blocks, 2, mixstyle)
+        if full_trunk and (corner is None or corner.factor != 2):
+            raise ValueError("a full-resolution trunk reads the input of a corner model of factor 2, "
+                             f"got corner={corner}")
+        self.full_trunk = full_trunk
+        if full_trunk:
+            self.features = _separable_stack(FULL_TRUNK_STEM, (FULL_TRUNK_STAGE, *blocks), 2, mixstyle)
+        else:
+            self.features = _separable_stack(stem, blocks, 2, mixstyle)
         channels = blocks[-1][0] if blocks else stem
         self.corner = corner
         self.corner_features = None
@@ -169,7 +185,7 @@ class CardNet(nn.Module):
         if self.corner is None or self.corner_features is None:
             return self.features(image).mean(dim=(2, 3))
         factor = self.corner.factor
-        trunk = F.avg_pool2d(image, factor) if factor > 1 else image
+        trunk = F.avg_pool2d(image, factor) if factor > 1 and not self.full_trunk else image
         corner = image[:, :, :self.corner.height, :self.corner.width]
         corner_pooled = self.corner_features(corner).mean(dim=(2, 3))
         if self.training and self.corner.dropout > 0:

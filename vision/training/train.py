@@ -12,11 +12,12 @@ another card's pips; ``--half-mix`` of the cards drawn with their lower part fro
 ``--synth-share`` of the crops drawn from invented Italian-suited decks, ``vision.training.synth_latin``;
 these four tried and not shipped, see ``models/README.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
-input twice ``--width`` and ``--height``; ``--mixstyle``: early feature statistics mixed between crops;
+input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
+``--mixstyle``: early feature statistics mixed between crops;
 ``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
 heads reading the suit and the rank apart; these three tried and not shipped, see ``models/README.md``)
-on it with AdamW and a one-cycle schedule, and exports
-the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
+on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
+exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
 differ in the last bits between machines.
 """
@@ -89,6 +90,9 @@ class TrainConfig:
     synth_share: float = 0.0
     randconv: float = 0.0
     suit_rank: float = 0.0
+    full_trunk: bool = False
+    average_from: float = 0.0
+    keep_final: Path | None = None
 
     @property
     def augmentations(self) -> Augmentations:
@@ -152,8 +156,39 @@ def accuracy(model: CardNet, images: np.ndarray, labels: np.ndarray, config: Tra
     return correct / max(1, len(images))
 
 
+AVERAGE_EVERY = 10  # steps between two weights taken into the running average (``--average-from``)
+NORM_BATCHES = 40  # batches of training crops that re-measure the averaged model's batch norm statistics
+
+
+def refresh_batch_norm(model: CardNet, images: np.ndarray, config: TrainConfig,
+                       rng: np.random.Generator) -> None:
+    """Measure every batch norm's running mean and variance again, as the plain average over
+    ``NORM_BATCHES`` training batches: an average of weights has no statistics of its own."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    momenta = [m.momentum for m in norms]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None
+    model.train()
+    with torch.no_grad():
+        for _ in range(NORM_BATCHES):
+            index = np.sort(rng.choice(len(images), min(config.batch, len(images)), replace=False))
+            model(_batch_tensor(images[index], config, rng))
+    for norm, momentum in zip(norms, momenta, strict=True):
+        norm.momentum = momentum
+    model.eval()
+
+
 def train(config: TrainConfig) -> CardNet:
-    """Render the pools, train, and return the trained model (in eval mode)."""
+    """Render the pools, train, and return the model to export (in eval mode): the weights of the last
+    step, or with ``average_from`` their average since that share of the steps."""
+    return train_both(config)[1]
+
+
+def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
+    """Render the pools, train, and return (the weights of the last step, the model to export), both in
+    eval mode; the two are the same model unless ``average_from`` averages the weights of the last steps
+    (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it never saw)."""
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -180,7 +215,7 @@ def train(config: TrainConfig) -> CardNet:
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
-                    mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0)
+                    mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0, full_trunk=config.full_trunk)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
                                                    pct_start=0.15)
@@ -188,6 +223,8 @@ def train(config: TrainConfig) -> CardNet:
     convolutions = torch.Generator().manual_seed(config.seed)
     order = rng.permutation(len(images))
     position = 0
+    average_start = int(config.steps * config.average_from) if config.average_from > 0 else None
+    averaged: torch.optim.swa_utils.AveragedModel | None = None
     model.train()
     for step in range(1, config.steps + 1):
         if position + config.batch > len(order):
@@ -206,6 +243,11 @@ def train(config: TrainConfig) -> CardNet:
         loss.backward()
         optimiser.step()
         schedule.step()
+        if average_start is not None and step >= average_start and (
+                step % AVERAGE_EVERY == 0 or step == config.steps):
+            if averaged is None:
+                averaged = torch.optim.swa_utils.AveragedModel(model)
+            averaged.update_parameters(model)
         if step % 250 == 0 or step == config.steps:
             line = f"step {step}/{config.steps} loss {loss.item():.3f}"
             if step % 1000 == 0 or step == config.steps:
@@ -213,7 +255,17 @@ def train(config: TrainConfig) -> CardNet:
                 if held is not None:
                     line += f" held-out {accuracy(model, held[0], held[1], config):.4f}"
             _log(f"{line} ({time.perf_counter() - started:.0f} s)")
-    return model.eval()
+    model.eval()
+    if averaged is None:
+        return model, model
+    average: CardNet = averaged.module
+    refresh_batch_norm(average, images, config, rng)
+    line = (f"averaged {averaged.n_averaged.item()} weights: "
+            f"val {accuracy(average, val_images, val_labels, config):.4f}")
+    if held is not None:
+        line += f" held-out {accuracy(average, held[0], held[1], config):.4f}"
+    _log(line)
+    return model, average.eval()
 
 
 # The options that are a share from 0 to 1, and what each is a share of (for the error that refuses one).
@@ -275,6 +327,14 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--corner", action="store_true",
                         help="add a branch reading the top-left corner at twice the resolution "
                              "(the input becomes twice --width and --height)")
+    parser.add_argument("--full-trunk", action="store_true",
+                        help="with --corner: the trunk reads the whole input at its full resolution too, "
+                             "through a learnt halving stage instead of an average pooling")
+    parser.add_argument("--average-from", type=float, default=TrainConfig.average_from,
+                        help="export the average of the weights from this share of the steps on "
+                             "(stochastic weight averaging; 0: the last step's weights)")
+    parser.add_argument("--keep-final", type=Path, metavar="PATH",
+                        help="with --average-from: also export the last step's weights here, to compare")
     parser.add_argument("--corner-width", type=int, default=TrainConfig.corner_width,
                         help="input pixels of the corner the branch reads, across (the height is fixed)")
     parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
@@ -301,6 +361,13 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if not 0.0 <= args.corner_dropout < 1.0:
         parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
                      f"got {args.corner_dropout}")
+    if not 0.0 <= args.average_from < 1.0:
+        parser.error(f"--average-from is a share of the steps, 0 or more and below 1; "
+                     f"got {args.average_from}")
+    if args.keep_final is not None and args.average_from == 0:
+        parser.error("--keep-final keeps the last weights beside an average: give --average-from too")
+    if args.full_trunk and not args.corner:
+        parser.error("--full-trunk reads the input of a corner model: give --corner too")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -318,21 +385,30 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
         half_mix=args.half_mix, italian_share=args.italian_share,
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
-        suit_rank=args.suit_rank,
+        suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
+        keep_final=args.keep_final,
     )
+
+
+def export_with_bank(model: CardNet, out: Path, config: TrainConfig) -> tuple[str, Path]:
+    """Export ``model`` to ``out`` with its metadata and write its style bank beside it; returns
+    (the ``model_version``, the bank's path)."""
+    version = export_onnx(model, out, CLASS_LABELS, *config.input_size, config.mean, config.std,
+                          config.styles, version_prefix="cardnet-corner" if config.corner else "cardnet")
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    classifier = CardClassifier.load(out, threads=config.threads, use_bank=False)
+    return version, build_bank(classifier, root, config.styles).save(bank_path(out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = parse_args(argv)
     started = time.perf_counter()
-    model = train(config)
-    version = export_onnx(model, config.out, CLASS_LABELS, *config.input_size, config.mean, config.std,
-                          config.styles, version_prefix="cardnet-corner" if config.corner else "cardnet")
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
-    classifier = CardClassifier.load(config.out, threads=config.threads, use_bank=False)
-    bank = build_bank(classifier, root, config.styles).save(bank_path(config.out))
+    final, model = train_both(config)
+    version, bank = export_with_bank(model, config.out, config)
+    if config.keep_final is not None:
+        export_with_bank(final, config.keep_final, config)
     summary = {"out": str(config.out), "bank": str(bank), "model_version": version,
                "styles": len(config.styles), "holdout": list(config.holdout),
                "wall_s": round(time.perf_counter() - started)}
