@@ -163,8 +163,9 @@ NORM_BATCHES = 40  # batches of training crops that re-measure the averaged mode
 def refresh_batch_norm(model: CardNet, images: np.ndarray, config: TrainConfig,
                        rng: np.random.Generator) -> None:
     """Measure every batch norm's running mean and variance again, as the plain average over
-    ``NORM_BATCHES`` training batches: an average of weights has no statistics of its own."""
-    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    ``NORM_BATCHES`` training batches read in training mode (each crop half-turned at random, as in
+    training): an average of weights has no statistics of its own."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     momenta = [m.momentum for m in norms]
     for norm in norms:
         norm.reset_running_stats()
