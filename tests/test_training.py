@@ -344,12 +344,11 @@ def test_averaged_weights_are_exported_and_the_last_ones_kept_beside_them_when_a
     assert averaged.info.model_version != last.info.model_version
 
 
+@pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
 def test_an_average_is_of_the_weights_and_its_batch_norm_is_measured_again(tmp_path: Path) -> None:
     from vision.training.train import train_both
 
     root = find_cards_root()
-    if root is None:
-        pytest.skip("needs the deck artwork in shared/cards")
     config = TrainConfig(out=tmp_path / "m.onnx", width=32, height=48, pool=64, val_pool=16, steps=30,
                          batch=16, workers=1, threads=1, embedding_dim=16, styles=(list_styles(root)[0],),
                          average_from=0.5)
