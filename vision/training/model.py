@@ -24,6 +24,7 @@ from torch import nn
 from torch.nn import functional as F  # noqa: N812
 
 from engine.cards import RANKS, SUITS
+from vision.training.pretrained import Lite0Trunk
 
 # (output channels, stride) of each depthwise-separable block after the stem. The first block
 # already halves the resolution: on a CPU the full-resolution layers dominate the training time, and
@@ -148,17 +149,25 @@ class CardNet(nn.Module):
     def __init__(self, num_classes: int, embedding_dim: int = 128, stem: int = DEFAULT_STEM,
                  blocks: tuple[tuple[int, int], ...] = DEFAULT_BLOCKS, scale: float = 16.0,
                  corner: CornerSpec | None = None, mixstyle: float = 0.0, suit_rank: bool = False,
-                 full_trunk: bool = False) -> None:
+                 full_trunk: bool = False, lite0_blocks: int = 0) -> None:
         super().__init__()
         if full_trunk and (corner is None or corner.factor != 2):
             raise ValueError("a full-resolution trunk reads the input of a corner model of factor 2, "
                              f"got corner={corner}")
+        if lite0_blocks and (full_trunk or mixstyle > 0):
+            raise ValueError("an EfficientNet-Lite0 trunk has neither a full-resolution stage nor MixStyle, "
+                             f"got full_trunk={full_trunk}, mixstyle={mixstyle}")
         self.full_trunk = full_trunk
-        if full_trunk:
+        self.features: nn.Module
+        if lite0_blocks:
+            self.features = Lite0Trunk(lite0_blocks)
+            channels = self.features.channels
+        elif full_trunk:
             self.features = _separable_stack(FULL_TRUNK_STEM, (FULL_TRUNK_STAGE, *blocks), 2, mixstyle)
+            channels = blocks[-1][0] if blocks else stem
         else:
             self.features = _separable_stack(stem, blocks, 2, mixstyle)
-        channels = blocks[-1][0] if blocks else stem
+            channels = blocks[-1][0] if blocks else stem
         self.corner = corner
         self.corner_features = None
         if corner is not None:

