@@ -11,8 +11,10 @@ card's suit and rank apart, so that what a rank looks like is learnt across the 
 An optional corner branch (``CornerSpec``, ``train --corner``, the shipped recipe: see ``models/README.md``)
 reads the crop's top-left corner at twice the trunk's resolution; with ``full_trunk`` (``train --full-trunk``)
 the trunk too reads the whole input at that resolution, through one more halving stage in place of the
-average pooling. An optional ``MixStyle`` (training only)
-mixes the early feature statistics of two crops, so that the deck's print matters less than the shapes.
+average pooling; with ``lite0_blocks`` (``train --lite0-blocks``) the trunk is the first blocks of
+EfficientNet-Lite0 (``vision.training.pretrained``), started from ImageNet weights. An optional
+``MixStyle`` (training only) mixes the early feature statistics of two crops, so that the deck's print
+matters less than the shapes.
 """
 
 from __future__ import annotations

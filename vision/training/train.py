@@ -15,7 +15,9 @@ trains CardNet (``--corner``: with a branch reading the top-left corner at twice
 input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
 ``--mixstyle``: early feature statistics mixed between crops;
 ``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
-heads reading the suit and the rank apart; these three tried and not shipped, see ``models/README.md``)
+heads reading the suit and the rank apart; these three tried and not shipped, see ``models/README.md``;
+``--lite0-blocks``: a trunk that starts from EfficientNet-Lite0's ImageNet weights,
+``vision.training.pretrained``)
 on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
 exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
