@@ -10,7 +10,9 @@ per card; then the accuracy of each setting on the same rendered crops (every st
 ``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
 profile.
-Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH]``.
+``--compare MODEL`` times and scores another model in the same turns (the previous one, say, taken from
+git) and prints the ratio of the default readings.
+Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH] [--compare PATH]``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
+COMPARED = "compared model"
 
 
 def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
@@ -124,6 +127,9 @@ def main() -> None:
     parser.add_argument("--per-style", type=int, default=8, help="crops per deck style for the accuracy part")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-enrol", dest="enrol", action="store_false", help="skip the enrolment part")
+    parser.add_argument("--compare", type=Path, default=None, metavar="MODEL",
+                        help="also time and score another model (e.g. the previous one, from git) read by "
+                             "default, in the same turns, and print the ratio of the two")
     args = parser.parse_args()
     root = find_cards_root()
     styles = [root / name for name in list_styles(root)] if root else []
@@ -142,13 +148,20 @@ def main() -> None:
                                          unsure_below=below, use_bank=bank)
                for name, (both, tight, below, bank) in settings.items()}
     default = readers["both ways, tight if unsure"]
+    if args.compare is not None:
+        readers[COMPARED] = CardClassifier.load(args.compare, threads=1)
+        print(f"compared with {args.compare} version {readers[COMPARED].info.model_version}, read by default")
     print(f"model {default.path} version {default.info.model_version}, input {default.info.width}x"
           f"{default.info.height}, 1 thread, {len(timing_crops)} rendered crops")
     print(f"{'views':<27}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
     for batch in (1, 16):
-        for name, ms in ms_per_card(readers, timing_crops, batch, repeats=7).items():
+        timings = ms_per_card(readers, timing_crops, batch, repeats=7)
+        for name, ms in timings.items():
             frame, goal = ms / FRAME_BUDGET_MS, ms / GOAL_MS_PER_CARD
             print(f"{name:<27}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
+        if COMPARED in timings:
+            ratio = timings["both ways, tight if unsure"] / timings[COMPARED]
+            print(f"{'  this model / compared':<27}{batch:>6}{ratio:>10.2f}")
     print(f"accuracy on {len(crops)} rendered crops ({args.per_style} per style, {len(styles)} styles, "
           f"seed {args.seed}):")
     read = {name: accuracy(reader, crops, truth) for name, reader in readers.items()}
