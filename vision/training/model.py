@@ -161,15 +161,14 @@ class CardNet(nn.Module):
                              f"got full_trunk={full_trunk}, mixstyle={mixstyle}")
         self.full_trunk = full_trunk
         self.features: nn.Module
+        channels = blocks[-1][0] if blocks else stem
         if lite0_blocks:
             self.features = Lite0Trunk(lite0_blocks)
             channels = self.features.channels
         elif full_trunk:
             self.features = _separable_stack(FULL_TRUNK_STEM, (FULL_TRUNK_STAGE, *blocks), 2, mixstyle)
-            channels = blocks[-1][0] if blocks else stem
         else:
             self.features = _separable_stack(stem, blocks, 2, mixstyle)
-            channels = blocks[-1][0] if blocks else stem
         self.corner = corner
         self.corner_features = None
         if corner is not None:

@@ -186,14 +186,12 @@ def refresh_batch_norm(model: CardNet, images: np.ndarray, config: TrainConfig,
 
 
 def parameter_groups(model: CardNet, config: TrainConfig) -> tuple[list[dict], list[float]]:
-    """The optimiser's parameter groups and each one's peak learning rate. With ``lite0_blocks`` the
-    trunk starts from EfficientNet-Lite0's ImageNet weights (loaded here) and learns at ``lite0_lr``
-    times the rate of the layers that start from scratch, so that what the photographs taught is
-    adjusted rather than overwritten in the first steps."""
-    if not config.lite0_blocks or not isinstance(model.features, Lite0Trunk):
+    """The optimiser's parameter groups and each one's peak learning rate. An EfficientNet-Lite0 trunk,
+    which starts from ImageNet weights, learns at ``lite0_lr`` times the rate of the layers that start
+    from scratch, so that what the photographs taught is adjusted rather than overwritten in the first
+    steps."""
+    if not isinstance(model.features, Lite0Trunk):
         return [{"params": list(model.parameters())}], [config.lr]
-    copied = model.features.load_pretrained()
-    _log(f"trunk: the first {config.lite0_blocks} blocks of EfficientNet-Lite0, {copied} ImageNet tensors")
     trunk = list(model.features.parameters())
     in_trunk = {id(p) for p in trunk}
     fresh = [p for p in model.parameters() if id(p) not in in_trunk]
@@ -238,6 +236,9 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
                     mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0, full_trunk=config.full_trunk,
                     lite0_blocks=config.lite0_blocks)
+    if isinstance(model.features, Lite0Trunk):
+        copied = model.features.load_pretrained()
+        _log(f"trunk: {config.lite0_blocks} blocks of EfficientNet-Lite0, {copied} ImageNet tensors")
     groups, peaks = parameter_groups(model, config)
     optimiser = torch.optim.AdamW(groups, lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=peaks, total_steps=config.steps,
