@@ -377,7 +377,7 @@ CARDS_ROOT = find_cards_root()
 # Italian regional decks first: the product's users; the first of these the model did not train on is used.
 PREFERRED_UNSEEN = ("siciliane", "sarde", "trentine", "toscane", "gnome-dondorf", "kde-penguins")
 # Siciliane enrolled reads 1.0 with the shipped model (trained on it), and 1.0 from the artwork and from
-# photos (40 crops each) with the model trained without the six held-out styles (models/README.md).
+# photos (40 crops each) with the model trained without the six held-out styles (models/NOTEBOOK.md).
 ENROLMENT_FLOOR = 0.9
 
 

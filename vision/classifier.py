@@ -14,7 +14,7 @@ the two readings are averaged (``both_orientations``). By default a crop whose b
 is then under ``UNSURE_BELOW`` is read a second time cut by ``TIGHT_VIEW_CUT`` of its width and height
 on every side, and all its readings averaged (``tight_view``, the second look): a rough crop's margin
 of table, or of the card's own border, then weighs less. Measured with the 64x96 model before the
-corner branch (``models/README.md``): on six held-out deck styles the tight view read 74.5% of the
+corner branch (``models/NOTEBOOK.md``): on six held-out deck styles the tight view read 74.5% of the
 uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1% against 98.9%; taken
 only where the first reading is unsure it reads as well
 and costs a second look at about one crop in twenty of a deck the model knows (``unsure_below``

@@ -6,7 +6,7 @@ bastoni, its 8 from its 9), which is where an unseen regional deck goes wrong. I
 Nesterov-momentum gradient descent in numpy (no torch at run time), from zero weights, so the same views
 give the same head. Plain gradient descent with the same 300 steps left the head underfit: on six
 held-out decks momentum read 99.1% of the uncovered cards against 98.8% from the same views
-(``models/README.md``), in the same fitting time; plain descent needed 1,000 steps at twice the rate
+(``models/NOTEBOOK.md``), in the same fitting time; plain descent needed 1,000 steps at twice the rate
 to come as near.
 """
 

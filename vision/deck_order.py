@@ -22,7 +22,7 @@ from vision.distinct import log_probabilities
 
 CARDS_IN_ORDER = len(SUITS) * len(RANKS)
 # Under this margin (summed log probability per picture over the next best order) the order is
-# unsure. Measured (models/README.md, "A sorted deck needs no names"): decks the model knows and
+# unsure. Measured (models/NOTEBOOK.md, "A sorted deck needs no names"): decks the model knows and
 # unseen French designs 1.2-4.3, an unseen Siciliane 1.2-1.3; an unseen Sarde 0.005-0.27, whose
 # spade and bastoni it cannot tell apart (three of eight photographed orders wrong, by 0.05-0.12).
 UNSURE_MARGIN = 0.5

@@ -12,7 +12,7 @@ probability of their label is chosen, exactly (an assignment problem, solved by
 ``scipy.optimize.linear_sum_assignment``). A crop not labelled as a card takes the more probable of
 the labels that are not cards. Crops that read as different cards alone keep their readings.
 
-Measured (``models/README.md``, section "A deal holds each card once"): on decks the model never saw,
+Measured (``models/NOTEBOOK.md``, section "A deal holds each card once"): on decks the model never saw,
 the whole deal labelled one-to-one reads more cards right than each crop alone; taking, as each card
 lands, the best card not yet taken reads fewer (a wrong early reading takes a later card's label),
 so a caller that gets cards one by one labels everything seen so far again with each new card.

@@ -14,7 +14,7 @@ is, so a face-down card or an empty patch of table still reads as before. The on
 whose embedding lies within cosine ``sure_match`` (``SURE_MATCH``) of an enrolled picture's prototype:
 it is that deck's card, and the mass the model gave ``none`` goes to the enrolled classes too (a base
 model that never saw the deck may take one of its cards for a pattern of no card: held-out Sarde's
-Six and Seven of swords, ``models/README.md``). Within the enrolled classes, ``(1 - weight)`` of
+Six and Seven of swords, ``models/NOTEBOOK.md``). Within the enrolled classes, ``(1 - weight)`` of
 the mass follows the model and ``weight`` follows the head's softmax (format 1 profiles, which have
 no head: ``softmax(similarity / temperature)`` over the classes' best prototype similarities).
 """
@@ -47,7 +47,7 @@ FEATURES_INPUT = "features"
 HEAD_INPUTS = (EMBEDDING_INPUT, FEATURES_INPUT)
 DEFAULT_VIEWS = 16
 # Hard views per picture for the head, and how far the head rather than the base model decides between
-# the enrolled classes. On six held-out decks (models/README.md) 64 views instead of 32 and a weight of
+# the enrolled classes. On six held-out decks (models/NOTEBOOK.md) 64 views instead of 32 and a weight of
 # 1.0 instead of 0.8, with the momentum fit of ``vision.deck_head``, read 99.3% of the uncovered cards
 # against 98.8% and 97.8% of the covered ones against 97.3%; 64 views make enrolment nearly twice as long
 # (40 pictures: 23 s against 12 s on one thread here).
@@ -86,7 +86,7 @@ class DeckProfile:
     several prototypes (one per enrolled picture). ``model_labels`` is the model's class order, which
     the probabilities passed to ``adjust`` follow. ``head``, when present, scores the ``classes`` from
     ``head_input``: the crops' embeddings, or their L2-normalised pooled features (a head fitted on
-    features separates an unseen deck's cards better: measured in ``models/README.md``).
+    features separates an unseen deck's cards better: measured in ``models/NOTEBOOK.md``).
     """
 
     name: str

@@ -1,7 +1,7 @@
 """A card drawn half by one deck and half by another: training cards that no one deck's drawing tells.
 
 An unseen regional pattern draws its Cavallo, its swords and its cups its own way, and a model that
-learnt each training deck's drawing whole reads the new one by guesswork (``models/README.md``, "Where
+learnt each training deck's drawing whole reads the new one by guesswork (``models/NOTEBOOK.md``, "Where
 the unseen Italian patterns fail"). ``mix_halves`` lays the lower part of the same card of another
 deck of the same suits (Italian-suited with Italian-suited, French with French) over a card, from a
 split between 40% and 60% of its height: the top says "Cavallo di coppe" in one deck's drawing and the

@@ -1,7 +1,7 @@
 """The deals of one match, played with one deck: each card's appearances grouped, the groups named together.
 
 Deal after deal the same 40 cards come back, and the cards of one deck look far more like themselves
-than like each other, even where the model cannot name them (``models/README.md``, section "A deal
+than like each other, even where the model cannot name them (``models/NOTEBOOK.md``, section "A deal
 holds each card once": the groups are 97-99% pure on decks it never saw).
 
 The rule (``group_deals``): the first deal's crops open one group each; each later deal's crops join
@@ -26,7 +26,7 @@ from engine.cards import CARD_CODES
 from vision.classifier import Prediction, l2_normalise
 from vision.distinct import distinct_by_scores, log_probabilities
 
-# Matches whose first two deals showed 15 and 25 cards (models/README.md, "A deal holds each card
+# Matches whose first two deals showed 15 and 25 cards (models/NOTEBOOK.md, "A deal holds each card
 # once"): with 0.8 the groups of three decks the model never saw were 92.6-99.4% pure, with 0.5 or 0.7
 # 92.8-98.4%. Two photos of one card can be as far apart as 0.72, different cards as close as 0.98.
 NEW_GROUP_BELOW = 0.8

@@ -9,7 +9,7 @@ writes one beside every model it exports). It lives beside its model as ``cards.
 The rule (``adjust``): each class's similarity is the crop's best cosine to that class's prototypes
 over all styles; the head's probabilities are multiplied by the softmax of those similarities at
 ``temperature`` and renormalised. A crop of a deck the model never saw is thus read a little more like
-the known deck it is nearest to: on the held-out twins in ``models/README.md`` about one point more
+the known deck it is nearest to: on the held-out twins in ``models/NOTEBOOK.md`` about one point more
 of the unseen styles' crops, and the same on the styles the model knows. A deck profile, where the
 player enrolled the deck, replaces the bank: it knows that deck better.
 
@@ -39,7 +39,7 @@ BANK_FORMAT = "tressette-style-bank/1"
 BANK_SUFFIX = ".bank.npz"
 DEFAULT_TEMPERATURE = 0.1
 # A deck whose cards' median familiarity is under this, over at least UNFAMILIAR_MIN_CARDS of them, is one
-# the model never saw (measured on a held-out twin, models/README.md, "A deck the model does not know").
+# the model never saw (measured on a held-out twin, models/NOTEBOOK.md, "A deck the model does not know").
 UNFAMILIAR_BELOW = 0.96
 UNFAMILIAR_MIN_CARDS = 30
 REBUILD_BANK = "rebuild it: .venv/bin/python -m vision.training.bank --model {model}"

