@@ -515,6 +515,31 @@ def test_a_scan_is_not_cut_to_what_is_printed_on_it() -> None:
     assert cut_out_card(sheet) is sheet
 
 
+def framed_card_image() -> np.ndarray:
+    """A card image as card games draw them: a thin black line and dark corners round the paper, and a
+    figure whose light dress makes a card-shaped patch inside the card."""
+    image = np.full((300, 190, 3), 250, np.uint8)
+    image[:6, :6] = image[:6, -6:] = image[-6:, :6] = image[-6:, -6:] = 0  # flattened transparent corners
+    cv2.rectangle(image, (0, 0), (189, 299), (0, 0, 0), 2)
+    cv2.rectangle(image, (3, 40), (186, 260), (40, 30, 160), -1)  # the figure, print to the edges
+    cv2.rectangle(image, (45, 80), (140, 220), (245, 245, 245), -1)  # its light dress
+    return image
+
+
+def test_a_card_image_with_a_dark_frame_is_kept_whole_and_not_called_a_photo() -> None:
+    image = framed_card_image()
+    assert cut_out_card(image) is image
+    assert not is_uncut_photo(image)
+
+
+def test_a_photo_cut_close_round_the_card_is_kept_and_not_called_a_photo() -> None:
+    photo = np.full((320, 210, 3), (40, 110, 30), np.uint8)  # green felt, three pixels of it round the card
+    cv2.rectangle(photo, (3, 3), (206, 316), (235, 240, 245), -1)
+    cv2.putText(photo, "7", (60, 190), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
+    assert cut_out_card(photo) is photo
+    assert not is_uncut_photo(photo)
+
+
 def test_only_a_photo_with_no_card_to_cut_is_uncut() -> None:
     felt = np.full((300, 300, 3), (40, 110, 30), np.uint8)
     on_felt = felt.copy()

@@ -18,6 +18,12 @@ import numpy as np
 # figure, fills less; a light table around a card in a phone photo, more).
 MIN_CARD_IN_LIGHT_PICTURE = 0.6
 MIN_TABLE_TO_PAPER_DISTANCE = 10.0  # CIELAB (8-bit scale) between a light table and the card's edge
+# Card images made from drawings (a card game's set, a rendered deck) often have a thin dark line or dark
+# rounded corners round the paper: paper this far in (of the shorter side) makes a picture such an image.
+FRAME_INSET = 0.02
+# In such a picture a card is only cut out when it fills this much: a photo cut close round the card,
+# a thin strip of a dark table at its edges; a scan's frame printed round a figure fills less.
+MIN_CARD_IN_FRAMED_PICTURE = 0.85
 RotatedBox = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
 
 
@@ -28,10 +34,25 @@ def _outer_ring(image: np.ndarray) -> np.ndarray:
                            image[:, :k].reshape(-1, 3), image[:, -k:].reshape(-1, 3)])
 
 
+def _is_paper(ring: np.ndarray) -> bool:
+    """Whether ``[N, 3]`` BGR pixels are card paper by their median: light and unsaturated."""
+    hsv = cv2.cvtColor(ring.reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return float(np.median(hsv[:, 2])) > 170 and float(np.median(hsv[:, 1])) < 70
+
+
 def _looks_cut_to_the_card(picture: np.ndarray) -> bool:
     """True when the picture's outer ring is card paper (light, unsaturated): a scan or a tight crop."""
-    hsv = cv2.cvtColor(_outer_ring(picture).reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    return float(np.median(hsv[:, 2])) > 170 and float(np.median(hsv[:, 1])) < 70
+    return _is_paper(_outer_ring(picture))
+
+
+def _is_framed_card(picture: np.ndarray) -> bool:
+    """True when the picture's outer ring is not paper but the ring FRAME_INSET further in is: a card
+    image with a thin dark line or dark corners round its paper, not a photo of a table."""
+    if _looks_cut_to_the_card(picture):
+        return False
+    inset = max(1, round(FRAME_INSET * min(picture.shape[:2])))
+    inner = picture[inset:-inset, inset:-inset]
+    return min(inner.shape[:2]) >= 8 and _looks_cut_to_the_card(inner)
 
 
 def _ring_colour(image: np.ndarray) -> np.ndarray:
@@ -144,7 +165,9 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
     longest edges; of those whose box has a card's proportions, the one that fills its box best wins.
     A picture whose outer ring is paper-like (a scan, or a light table) only gives up a card that
     fills MIN_CARD_IN_LIGHT_PICTURE of it and whose own edge is paper of another colour than the
-    picture's (``_is_card_on_a_light_table``): a scan is not cut to the frame printed on it.
+    picture's (``_is_card_on_a_light_table``): a scan is not cut to the frame printed on it. A picture
+    whose paper lies inside a thin dark line (``_is_framed_card``: a card image drawn for a game) only
+    gives up a card that fills MIN_CARD_IN_FRAMED_PICTURE of it.
     """
     return cut_out_card_telling(picture)[0]
 
@@ -154,22 +177,23 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     its edge is not card paper either (so it is not a scan), so it would be enrolled whole, table and
     all; a photo to take again, closer or on a darker table."""
     looks_cut = _looks_cut_to_the_card(picture)
+    framed = _is_framed_card(picture)
     height, width = picture.shape[:2]
     scale = min(1.0, 400 / max(height, width))
     small = cv2.resize(picture, (max(8, round(width * scale)), max(8, round(height * scale))),
                        interpolation=cv2.INTER_AREA)
     paper = _paper_mask(small)
-    if not looks_cut and _is_all_paper(paper):
+    if not (looks_cut or framed) and _is_all_paper(paper):
         return picture, True
-    masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut else [_outline_mask(small)])
-    min_share = MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
+    masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut or framed else [_outline_mask(small)])
+    min_share = MIN_CARD_IN_FRAMED_PICTURE if framed else MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
     regions = [_largest_region(mask) for mask in masks]
     found = [region for region in regions if region is not None and region.has_card_shape(min_share)]
     for region in sorted(found, key=lambda region: -region.filled):
         card = _warp_quad(picture, region.corners() / scale)
         if not looks_cut or _is_card_on_a_light_table(picture, card):
             return card, False
-    return picture, not looks_cut
+    return picture, not (looks_cut or framed)
 
 
 def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
