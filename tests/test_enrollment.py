@@ -558,6 +558,26 @@ def test_a_scan_or_a_picture_without_a_card_is_kept_as_it_is() -> None:
 
 
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_a_card_on_a_patterned_light_cloth_is_cut_out_by_its_outline() -> None:
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / "kde-penguins")
+    (photo,) = photos_of(deck, 5)["9d"]  # a grey wavy cloth, as light as paper where the light falls
+    cut = cut_out_card(photo)
+    assert cut is not photo
+    assert abs(cut.shape[1] / cut.shape[0] - deck.faces["9d"].shape[1] / deck.faces["9d"].shape[0]) < 0.06
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_a_noisy_scan_is_not_cut_to_the_outline_of_its_drawing() -> None:
+    assert CARDS_ROOT is not None
+    rng = np.random.default_rng(0)
+    for code in ("5s", "1b"):  # drawings whose outline is a card-shaped box inside the card
+        scan = Deck.load(CARDS_ROOT / "piacentine").faces[code]
+        noisy = np.clip(scan + rng.normal(0.0, 4.0, scan.shape), 0, 255).astype(np.uint8)
+        assert cut_out_card(noisy) is noisy, code
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
 def test_rendered_photos_are_cut_to_their_card() -> None:
     assert CARDS_ROOT is not None
     deck = Deck.load(CARDS_ROOT / "siciliane")

@@ -61,11 +61,16 @@ def _ring_colour(image: np.ndarray) -> np.ndarray:
     return np.median(cv2.cvtColor(ring, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
 
 
-def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray) -> bool:
+def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray, brighter: bool = False) -> bool:
     """Whether ``card``, cut out of a picture whose outer ring is paper-like, is a card lying on a
     light table rather than a part of a scanned card: its own edge is card paper too, of another
-    colour than the picture's edge (the table)."""
-    distance = float(np.linalg.norm(_ring_colour(card) - _ring_colour(picture)))
+    colour than the picture's edge (the table); with ``brighter``, lighter than the table by that much
+    (a card found by its outline, which on a scan is the drawing's, whose edge is never whiter than the
+    scan's paper)."""
+    table, edge = _ring_colour(picture), _ring_colour(card)
+    if brighter:
+        return _looks_cut_to_the_card(card) and float(edge[0] - table[0]) >= MIN_TABLE_TO_PAPER_DISTANCE
+    distance = float(np.linalg.norm(edge - table))
     return _looks_cut_to_the_card(card) and distance >= MIN_TABLE_TO_PAPER_DISTANCE
 
 
@@ -161,11 +166,12 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
     already cut to the card or no card-shaped region (15..97% of it, a card's proportions) is found.
 
     Three guesses at the card: the largest region of paper-like pixels, of pixels unlike the table
-    (the picture's outer ring) and, on a picture that does not look cut already, the hull of its
+    (the picture's outer ring) and, unless the picture is a framed card image, the hull of its
     longest edges; of those whose box has a card's proportions, the one that fills its box best wins.
     A picture whose outer ring is paper-like (a scan, or a light table) only gives up a card that
     fills MIN_CARD_IN_LIGHT_PICTURE of it and whose own edge is paper of another colour than the
-    picture's (``_is_card_on_a_light_table``): a scan is not cut to the frame printed on it. A picture
+    picture's (``_is_card_on_a_light_table``), and whiter than it where the card is the edges' hull:
+    a scan is not cut to the frame printed on it, nor to the outline of its drawing. A picture
     whose paper lies inside a thin dark line (``_is_framed_card``: a card image drawn for a game) only
     gives up a card that fills MIN_CARD_IN_FRAMED_PICTURE of it.
     """
@@ -185,13 +191,16 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     paper = _paper_mask(small)
     if not (looks_cut or framed) and _is_all_paper(paper):
         return picture, True
-    masks = [paper, _unlike_table_mask(small)] + ([] if looks_cut or framed else [_outline_mask(small)])
+    # (mask, whether it is the edges' hull): on a light table the hull may be a drawing's outline too
+    masks = [(paper, False), (_unlike_table_mask(small), False)]
+    masks += [] if framed else [(_outline_mask(small), True)]
     min_share = MIN_CARD_IN_FRAMED_PICTURE if framed else MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
-    regions = [_largest_region(mask) for mask in masks]
-    found = [region for region in regions if region is not None and region.has_card_shape(min_share)]
-    for region in sorted(found, key=lambda region: -region.filled):
+    regions = [(_largest_region(mask), is_hull) for mask, is_hull in masks]
+    found = [(region, is_hull) for region, is_hull in regions
+             if region is not None and region.has_card_shape(min_share)]
+    for region, is_hull in sorted(found, key=lambda found: -found[0].filled):
         card = _warp_quad(picture, region.corners() / scale)
-        if not looks_cut or _is_card_on_a_light_table(picture, card):
+        if not looks_cut or _is_card_on_a_light_table(picture, card, brighter=is_hull):
             return card, False
     return picture, not (looks_cut or framed)
 
