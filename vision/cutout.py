@@ -17,6 +17,7 @@ import numpy as np
 # in it is taken only when it fills this much of the picture (a scan's inner frame, around a French
 # figure, fills less; a light table around a card in a phone photo, more).
 MIN_CARD_IN_LIGHT_PICTURE = 0.6
+MIN_CARD_IN_PHOTO = 0.15  # of a photo on a table darker or more colourful than card paper
 MIN_TABLE_TO_PAPER_DISTANCE = 10.0  # CIELAB (8-bit scale) between a light table and the card's edge
 # Card images made from drawings (a card game's set, a rendered deck) often have a thin dark line or dark
 # rounded corners round the paper: paper this far in (of the shorter side) makes a picture such an image.
@@ -194,7 +195,7 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     # (mask, whether it is the edges' hull): on a light table the hull may be a drawing's outline too
     masks = [(paper, False), (_unlike_table_mask(small), False)]
     masks += [] if framed else [(_outline_mask(small), True)]
-    min_share = MIN_CARD_IN_FRAMED_PICTURE if framed else MIN_CARD_IN_LIGHT_PICTURE if looks_cut else 0.15
+    min_share = _min_card_share(looks_cut, framed)
     regions = [(_largest_region(mask), is_hull) for mask, is_hull in masks]
     found = [(region, is_hull) for region, is_hull in regions
              if region is not None and region.has_card_shape(min_share)]
@@ -203,6 +204,14 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
         if not looks_cut or _is_card_on_a_light_table(picture, card, brighter=is_hull):
             return card, False
     return picture, not (looks_cut or framed)
+
+
+def _min_card_share(looks_cut: bool, framed: bool) -> float:
+    """The least share of the picture a card found in it must fill: a framed card image gives up only a
+    card that nearly fills it, a light picture (a scan, or a light table) one that fills most of it."""
+    if framed:
+        return MIN_CARD_IN_FRAMED_PICTURE
+    return MIN_CARD_IN_LIGHT_PICTURE if looks_cut else MIN_CARD_IN_PHOTO
 
 
 def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
