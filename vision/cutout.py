@@ -35,22 +35,16 @@ def _outer_ring(image: np.ndarray) -> np.ndarray:
                            image[:, :k].reshape(-1, 3), image[:, -k:].reshape(-1, 3)])
 
 
-def _is_paper(ring: np.ndarray) -> bool:
-    """Whether ``[N, 3]`` BGR pixels are card paper by their median: light and unsaturated."""
-    hsv = cv2.cvtColor(ring.reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+def _looks_cut_to_the_card(picture: np.ndarray) -> bool:
+    """True when the picture's outer ring is card paper (light, unsaturated): a scan or a tight crop."""
+    hsv = cv2.cvtColor(_outer_ring(picture).reshape(1, -1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     return float(np.median(hsv[:, 2])) > 170 and float(np.median(hsv[:, 1])) < 70
 
 
-def _looks_cut_to_the_card(picture: np.ndarray) -> bool:
-    """True when the picture's outer ring is card paper (light, unsaturated): a scan or a tight crop."""
-    return _is_paper(_outer_ring(picture))
-
-
-def _is_framed_card(picture: np.ndarray) -> bool:
-    """True when the picture's outer ring is not paper but the ring FRAME_INSET further in is: a card
-    image with a thin dark line or dark corners round its paper, not a photo of a table."""
-    if _looks_cut_to_the_card(picture):
-        return False
+def _has_paper_inside_a_frame(picture: np.ndarray) -> bool:
+    """True when the ring FRAME_INSET inside the picture's edge is card paper. Of a picture whose own
+    edge is not paper, that makes a framed card image (a thin dark line or dark corners round its
+    paper), not a photo of a table."""
     inset = max(1, round(FRAME_INSET * min(picture.shape[:2])))
     inner = picture[inset:-inset, inset:-inset]
     return min(inner.shape[:2]) >= 8 and _looks_cut_to_the_card(inner)
@@ -68,11 +62,11 @@ def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray, brighter: b
     colour than the picture's edge (the table); with ``brighter``, lighter than the table by that much
     (a card found by its outline, which on a scan is the drawing's, whose edge is never whiter than the
     scan's paper)."""
+    if not _looks_cut_to_the_card(card):
+        return False
     table, edge = _ring_colour(picture), _ring_colour(card)
-    if brighter:
-        return _looks_cut_to_the_card(card) and float(edge[0] - table[0]) >= MIN_TABLE_TO_PAPER_DISTANCE
-    distance = float(np.linalg.norm(edge - table))
-    return _looks_cut_to_the_card(card) and distance >= MIN_TABLE_TO_PAPER_DISTANCE
+    difference = edge[0] - table[0] if brighter else np.linalg.norm(edge - table)
+    return float(difference) >= MIN_TABLE_TO_PAPER_DISTANCE
 
 
 def _closed(mask: np.ndarray) -> np.ndarray:
@@ -172,9 +166,9 @@ def cut_out_card(picture: np.ndarray) -> np.ndarray:
     A picture whose outer ring is paper-like (a scan, or a light table) only gives up a card that
     fills MIN_CARD_IN_LIGHT_PICTURE of it and whose own edge is paper of another colour than the
     picture's (``_is_card_on_a_light_table``), and whiter than it where the card is the edges' hull:
-    a scan is not cut to the frame printed on it, nor to the outline of its drawing. A picture
-    whose paper lies inside a thin dark line (``_is_framed_card``: a card image drawn for a game) only
-    gives up a card that fills MIN_CARD_IN_FRAMED_PICTURE of it.
+    a scan is not cut to the frame printed on it, nor to the outline of its drawing. A picture whose
+    paper lies inside a thin dark line (``_has_paper_inside_a_frame``: a card image drawn for a game)
+    only gives up a card that fills MIN_CARD_IN_FRAMED_PICTURE of it.
     """
     return cut_out_card_telling(picture)[0]
 
@@ -184,7 +178,7 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     its edge is not card paper either (so it is not a scan), so it would be enrolled whole, table and
     all; a photo to take again, closer or on a darker table."""
     looks_cut = _looks_cut_to_the_card(picture)
-    framed = _is_framed_card(picture)
+    framed = not looks_cut and _has_paper_inside_a_frame(picture)
     height, width = picture.shape[:2]
     scale = min(1.0, 400 / max(height, width))
     small = cv2.resize(picture, (max(8, round(width * scale)), max(8, round(height * scale))),
