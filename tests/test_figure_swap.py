@@ -18,6 +18,7 @@ from vision.figure_swap import (
     LEGIBLE_MIN_CARD_WIDTH,
     figure_donors,
     legible_settings,
+    number_donors,
     swap_figure,
 )
 from vision.training.dataset import Augmentations, DatasetError, draw_sample, has_figure_index, render_pool
@@ -119,3 +120,35 @@ def test_swapped_figures_are_never_rendered_small() -> None:
     # A card 60 px wide is 90 px tall; a tight cut takes at most 4% off each side.
     assert len(swapped_heights) >= 15 and min(swapped_heights) >= 82
     assert min(plain_heights) < 82  # unswapped figures still come as small as the camera sees them
+
+
+@pytest.mark.parametrize(("code", "donors"), [
+    ("5c", ("1c", "2c", "3c", "4c", "6c", "7c")),
+    ("1b", ("2b", "3b", "4b", "5b", "6b", "7b")),
+    ("8d", ()), ("10s", ()),
+])
+def test_a_number_card_gets_the_other_number_cards_of_its_suit(code: str, donors: tuple[str, ...]) -> None:
+    assert number_donors(code) == donors
+
+
+@pytest.mark.parametrize("name", ["toscane", "kde-penguins", "pysol-1567"])
+def test_only_number_cards_of_a_deck_with_an_index_get_other_pips(name: str) -> None:
+    styles = [graded_style(name)]
+    kept = swapped = 0
+    for seed in range(60):
+        plain = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_number_swap=0.0))
+        asked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_number_swap=1.0))
+        if not has_figure_index(name) or not number_donors(CLASS_LABELS[plain[1]]):
+            assert np.array_equal(plain[0], asked[0]) and plain[1:] == asked[1:]
+            kept += 1
+        else:
+            assert asked[0].shape[0] >= 82  # rendered where its index can be read
+            swapped += not np.array_equal(plain[0], asked[0])
+    assert kept >= 10 and (swapped > 0) == has_figure_index(name)
+
+
+def test_a_number_swap_names_its_pool_and_a_bad_share_is_refused() -> None:
+    assert ["number_swap", 0.3] in Augmentations(p_number_swap=0.3).cache_key()
+    assert Augmentations().cache_key() == [0.0, 0.0]  # the pools made before it keep their names
+    with pytest.raises(DatasetError, match=r"p_number_swap must be a share between 0 and 1, got -0\.1"):
+        Augmentations(p_number_swap=-0.1)

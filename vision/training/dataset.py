@@ -36,7 +36,7 @@ from vision.crops import (
 from vision.decks import SYNTH_LATIN_PREFIX, Deck, is_italian_style
 from vision.decorate import decoration_donors
 from vision.errors import VisionError
-from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, swap_figure
+from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
 from vision.half_mix import half_mixed, is_same_suit_system
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
@@ -73,7 +73,9 @@ class Augmentations:
     ``pysol_share``: the same for the PySolFC designs together, so that they do not crowd out the
     French decks of ``../shared/cards`` either; ``synth_share``: the same for the invented
     Italian-suited decks ``synth-latin-*`` (``vision.training.synth_latin``) together, which then do not
-    count among the Italian-suited styles of ``italian_share``.
+    count among the Italian-suited styles of ``italian_share``; ``p_number_swap``: a number card of a
+    style with corner indices drawn with the pips of another number card of its suit, then only where
+    its index can be read (``vision.figure_swap.number_donors``).
     """
 
     p_restyle: float = 0.0
@@ -84,6 +86,7 @@ class Augmentations:
     italian_share: float = 0.0
     pysol_share: float = 0.0
     synth_share: float = 0.0
+    p_number_swap: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -107,6 +110,8 @@ class Augmentations:
             key.append(["pysol_share", self.pysol_share])
         if self.synth_share:
             key.append(["synth_share", self.synth_share])
+        if self.p_number_swap:
+            key.append(["number_swap", self.p_number_swap])
         return key
 
 
@@ -238,6 +243,11 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
     donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
     if donors and rng.random() < shares.p_figure_swap:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
+        settings = legible_settings(settings)
+    can_swap_pips = shares.p_number_swap > 0.0 and has_figure_index(style.name)
+    numbers = [style.faces[c] for c in number_donors(name) if c in style.faces] if can_swap_pips else []
+    if numbers and rng.random() < shares.p_number_swap:
+        art = swap_figure(art, numbers[int(rng.integers(len(numbers)))])
         settings = legible_settings(settings)
     can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
     pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []

@@ -8,9 +8,10 @@ learns what all decks share rather than each deck's palette; ``--figure-swap`` o
 with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
 the number cards with a piece of a figure between the pips, so that a picture there is not counted;
 ``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
-another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck;
-``--synth-share`` of the crops drawn from invented Italian-suited decks, ``vision.training.synth_latin``;
-these four tried and not shipped, see ``models/NOTEBOOK.md``),
+another card's pips; ``--number-swap`` of the number cards of decks with corner indices drawn with
+another number card's pips, so that it reads their index; ``--half-mix`` of the cards drawn with their
+lower part from another deck; ``--synth-share`` of the crops drawn from invented Italian-suited decks,
+``vision.training.synth_latin``; these five tried and not shipped, see ``models/NOTEBOOK.md``),
 trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
 ``--mixstyle``: early feature statistics mixed between crops;
@@ -98,12 +99,14 @@ class TrainConfig:
     keep_final: Path | None = None
     lite0_blocks: int = 0
     lite0_lr: float = 0.25
+    number_swap: float = 0.0
 
     @property
     def augmentations(self) -> Augmentations:
         """The shares of the training cards drawn in each of the trainer's ways."""
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
-                             self.italian_share, self.pysol_share, self.synth_share)
+                             self.italian_share, self.pysol_share, self.synth_share,
+                             p_number_swap=self.number_swap)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -298,6 +301,7 @@ SHARES: dict[str, str] = {
     "figure_swap": "a share of the indexed figures",
     "decorate": "a share of the number cards",
     "numeral_swap": "a share of the Italian number cards",
+    "number_swap": "a share of the indexed number cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -332,6 +336,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--numeral-swap", type=float, default=TrainConfig.numeral_swap,
                         help="share of the Italian number cards given numerals that tell their rank, over "
                              "their own or another card's pips (validation: none)")
+    parser.add_argument("--number-swap", type=float, default=TrainConfig.number_swap,
+                        help="share of the number cards of decks with corner indices drawn with another "
+                             "number card's pips of their suit, so that only the index tells the rank "
+                             "(validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
@@ -430,6 +438,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
         keep_final=args.keep_final, lite0_blocks=args.lite0_blocks, lite0_lr=args.lite0_lr,
+        number_swap=args.number_swap,
     )
 
 
