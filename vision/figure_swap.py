@@ -25,7 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from engine.cards import SUITS
+from engine.cards import RANKS, SUITS
 from vision.crops import Artwork, CropSettings
 
 # French-suited styles of ../shared/cards whose Jack, Queen and King carry a corner index.
@@ -40,7 +40,7 @@ INDEXED_STYLES: frozenset[str] = frozenset({
 })
 FIGURE_RANKS: tuple[str, ...] = ("8", "9", "10")  # Jack, Queen, King (Fante, Cavallo, Re)
 FIGURE_CODES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in FIGURE_RANKS)
-NUMBER_RANKS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7")  # Ace to Seven
+NUMBER_CARD_RANKS: tuple[str, ...] = tuple(str(rank) for rank in RANKS if str(rank) not in FIGURE_RANKS)
 BAND = (0.2, 0.8)  # the share of the card's width taken from the donor; the indices lie outside it
 FEATHER = 0.03  # share of the width over which the band's edges fade in
 # A swapped figure's card is at least this wide in camera pixels (about 90 tall): its corner index is
@@ -56,14 +56,20 @@ def figure_donors(code: str) -> tuple[str, ...]:
     return tuple(other for other in FIGURE_CODES if other != code)
 
 
-def number_donors(code: str) -> tuple[str, ...]:
-    """The deck's other number cards of the same suit (``"5c"`` -> ``("1c", "2c", "3c", "4c", "6c",
-    "7c")``); ``()`` for a figure. A number card drawn with one of their pips keeps its own index, which
-    alone then tells its rank; the pips still tell its suit."""
+def same_suit_donors(code: str, ranks: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards of ``ranks`` in the card's suit other than itself (``("5c", ("1", "5", "7"))`` ->
+    ``("1c", "7c")``); ``()`` when its rank is not among ``ranks`` or its suit is not a suit."""
     rank, suit = code[:-1], code[-1]
-    if rank not in NUMBER_RANKS:
+    if rank not in ranks or suit not in SUITS:
         return ()
-    return tuple(other + suit for other in NUMBER_RANKS if other != rank)
+    return tuple(other + suit for other in ranks if other != rank)
+
+
+def number_donors(code: str) -> tuple[str, ...]:
+    """The deck's other number cards (Ace to Seven) of the same suit (``"5c"`` -> ``("1c", "2c", "3c",
+    "4c", "6c", "7c")``); ``()`` for a figure. A number card drawn with one of their pips keeps its own
+    index, which alone then tells its rank; the pips still tell its suit."""
+    return same_suit_donors(code, NUMBER_CARD_RANKS)
 
 
 def band_weights(size: int, low: float, high: float, feather: float = FEATHER) -> np.ndarray:

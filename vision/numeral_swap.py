@@ -25,10 +25,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from engine.cards import SUITS
 from vision.crops import Artwork
 from vision.decorate import NUMBER_RANKS  # 2..7: the Asso prints no numeral
-from vision.figure_swap import band_weights, lay_donor
+from vision.figure_swap import band_weights, lay_donor, same_suit_donors
 
 # Italian-suited styles of ../shared/cards that print the rank of their number cards as a numeral.
 NUMERAL_STYLES: frozenset[str] = frozenset({"trevisane", "trentine"})
@@ -48,10 +47,7 @@ STAMP_INKS: tuple[tuple[int, int, int], ...] = ((25, 25, 25), (110, 40, 25), (35
 def numeral_donors(code: str) -> tuple[str, ...]:
     """The other number cards 2..7 of the card's suit (``"4s"`` -> ``("2s", "3s", "5s", "6s", "7s")``);
     ``()`` for an Asso or a figure."""
-    rank, suit = code[:-1], code[-1]
-    if rank not in NUMBER_RANKS or suit not in SUITS:
-        return ()
-    return tuple(other + suit for other in NUMBER_RANKS if other != rank)
+    return same_suit_donors(code, NUMBER_RANKS)
 
 
 def swap_pips(art: Artwork, donor: Artwork) -> Artwork:

@@ -239,15 +239,13 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
               and is_same_suit_system(style.name, other.name)] if shares.p_half_mix else []
     if halves and rng.random() < shares.p_half_mix:
         art = half_mixed(art, halves, rng)
-    can_swap = shares.p_figure_swap > 0.0 and has_figure_index(style.name)
-    donors = [style.faces[c] for c in figure_donors(name) if c in style.faces] if can_swap else []
-    if donors and rng.random() < shares.p_figure_swap:
+    # A figure's share is figure swap's, a number card's number swap's; the label follows the index.
+    swap_share = shares.p_figure_swap if figure_donors(name) else shares.p_number_swap
+    can_swap = swap_share > 0.0 and has_figure_index(style.name)
+    donors = [style.faces[c] for c in figure_donors(name) or number_donors(name) if c in style.faces] \
+        if can_swap else []
+    if donors and rng.random() < swap_share:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
-        settings = legible_settings(settings)
-    can_swap_pips = shares.p_number_swap > 0.0 and has_figure_index(style.name)
-    numbers = [style.faces[c] for c in number_donors(name) if c in style.faces] if can_swap_pips else []
-    if numbers and rng.random() < shares.p_number_swap:
-        art = swap_figure(art, numbers[int(rng.integers(len(numbers)))])
         settings = legible_settings(settings)
     can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
     pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
