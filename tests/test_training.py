@@ -101,6 +101,8 @@ def test_a_corner_branch_doubles_the_input_the_trainer_renders_and_feeds() -> No
     assert corner.input_size == (80, 120) and corner.corner_spec == CornerSpec()
     narrow = parse_args(["--out", "m.onnx", "--corner", "--corner-width", "24"])
     assert narrow.corner_spec == CornerSpec(width=24)
+    tall = parse_args(["--out", "m.onnx", "--corner", "--corner-height", "64"])
+    assert tall.corner_spec == CornerSpec(height=64) and tall.input_size == (128, 192)
 
 
 def test_a_full_trunk_sees_detail_that_the_average_pooled_trunk_cannot() -> None:
@@ -191,9 +193,14 @@ def test_a_mixstyle_probability_outside_zero_to_one_is_refused(capsys: pytest.Ca
         MixStyle(p=-0.1)
 
 
-def test_a_corner_smaller_than_eight_pixels_is_refused() -> None:
+@pytest.mark.parametrize("option", ["--corner-width", "--corner-height"])
+def test_a_corner_smaller_than_eight_pixels_is_refused(option: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="8x8"):
         CornerSpec(width=4, height=48)
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--corner", option, "6"])
+    assert f"{option} is at least 8 input pixels; got 6" in capsys.readouterr().err
 
 
 def test_the_features_output_is_added_once_and_keeps_the_weights(tmp_path: Path) -> None:
@@ -289,8 +296,8 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
 
 
 @pytest.mark.parametrize("option", ["--restyle", "--figure-swap", "--decorate", "--numeral-swap",
-                                    "--half-mix", "--italian-share", "--pysol-share", "--synth-share",
-                                    "--randconv", "--mixstyle"])
+                                    "--number-swap", "--jumbo-index", "--half-mix", "--italian-share",
+                                    "--pysol-share", "--synth-share", "--randconv", "--mixstyle"])
 def test_every_share_option_refuses_a_value_outside_zero_to_one_and_keeps_a_valid_one(
     option: str, capsys: pytest.CaptureFixture[str],
 ) -> None:

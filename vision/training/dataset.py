@@ -24,7 +24,17 @@ import cv2
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
-from vision import crop_textures, crops, decorate, figure_swap, half_mix, numeral_swap, photometric, restyle
+from vision import (
+    crop_textures,
+    crops,
+    decorate,
+    figure_swap,
+    half_mix,
+    jumbo_index,
+    numeral_swap,
+    photometric,
+    restyle,
+)
 from vision.crops import (
     Artwork,
     CropSettings,
@@ -38,6 +48,7 @@ from vision.decorate import decoration_donors
 from vision.errors import VisionError
 from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
 from vision.half_mix import half_mixed, is_same_suit_system
+from vision.jumbo_index import enlarge_index
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
 from vision.training.pysol_decks import INDEXED_DECKS, STYLE_PREFIX
@@ -75,7 +86,9 @@ class Augmentations:
     Italian-suited decks ``synth-latin-*`` (``vision.training.synth_latin``) together, which then do not
     count among the Italian-suited styles of ``italian_share``; ``p_number_swap``: a number card of a
     style with corner indices drawn with the pips of another number card of its suit, then only where
-    its index can be read (``vision.figure_swap.number_donors``).
+    its index can be read (``vision.figure_swap.number_donors``); ``p_jumbo_index``: a card of a style
+    with corner indices printed with its index enlarged (``vision.jumbo_index``), after any swap, then
+    only where its index can be read.
     """
 
     p_restyle: float = 0.0
@@ -87,6 +100,7 @@ class Augmentations:
     pysol_share: float = 0.0
     synth_share: float = 0.0
     p_number_swap: float = 0.0
+    p_jumbo_index: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -112,6 +126,8 @@ class Augmentations:
             key.append(["synth_share", self.synth_share])
         if self.p_number_swap:
             key.append(["number_swap", self.p_number_swap])
+        if self.p_jumbo_index:
+            key.append(["jumbo_index", self.p_jumbo_index])
         return key
 
 
@@ -247,6 +263,9 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
     if donors and rng.random() < swap_share:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         settings = legible_settings(settings)
+    if shares.p_jumbo_index and has_figure_index(style.name) and rng.random() < shares.p_jumbo_index:
+        art = enlarge_index(art, rng)
+        settings = legible_settings(settings)
     can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
     pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
     if pips and rng.random() < shares.p_numeral_swap:
@@ -323,8 +342,8 @@ def _fill(images: np.ndarray, labels: np.ndarray, style_ids: np.ndarray,
 def _renderer_digest() -> str:
     """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
     digest = hashlib.sha256()
-    for module in (crop_textures, crops, decorate, figure_swap, half_mix, numeral_swap, photometric, restyle,
-                   sys.modules[__name__]):
+    for module in (crop_textures, crops, decorate, figure_swap, half_mix, jumbo_index, numeral_swap,
+                   photometric, restyle, sys.modules[__name__]):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -85,6 +85,7 @@ class TrainConfig:
     corner: bool = False
     corner_dropout: float = 0.0
     corner_width: int = CornerSpec.width
+    corner_height: int = CornerSpec.height
     mixstyle: float = 0.0
     decorate: float = 0.0
     numeral_swap: float = 0.0
@@ -100,20 +101,21 @@ class TrainConfig:
     lite0_blocks: int = 0
     lite0_lr: float = 0.25
     number_swap: float = 0.0
+    jumbo_index: float = 0.0
 
     @property
     def augmentations(self) -> Augmentations:
         """The shares of the training cards drawn in each of the trainer's ways."""
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
                              self.italian_share, self.pysol_share, self.synth_share,
-                             p_number_swap=self.number_swap)
+                             p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
         """The corner branch of the network (``--corner``), or None."""
         if not self.corner:
             return None
-        return CornerSpec(width=self.corner_width, dropout=self.corner_dropout)
+        return CornerSpec(width=self.corner_width, height=self.corner_height, dropout=self.corner_dropout)
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -302,6 +304,7 @@ SHARES: dict[str, str] = {
     "decorate": "a share of the number cards",
     "numeral_swap": "a share of the Italian number cards",
     "number_swap": "a share of the indexed number cards",
+    "jumbo_index": "a share of the indexed cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -340,6 +343,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                         help="share of the number cards of decks with corner indices drawn with another "
                              "number card's pips of their suit, so that only the index tells the rank "
                              "(validation: none)")
+    parser.add_argument("--jumbo-index", type=float, default=TrainConfig.jumbo_index,
+                        help="share of the cards of decks with corner indices printed with their index "
+                             "enlarged 1.4 to 2.3 times, as a jumbo-index deck prints it (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
@@ -374,7 +380,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--lite0-lr", type=float, default=TrainConfig.lite0_lr,
                         help="with --lite0-blocks: the pretrained trunk's learning rate, as a share of --lr")
     parser.add_argument("--corner-width", type=int, default=TrainConfig.corner_width,
-                        help="input pixels of the corner the branch reads, across (the height is fixed)")
+                        help="input pixels of the corner the branch reads, across")
+    parser.add_argument("--corner-height", type=int, default=TrainConfig.corner_height,
+                        help="input pixels of the corner the branch reads, down")
     parser.add_argument("--corner-dropout", type=float, default=TrainConfig.corner_dropout,
                         help="share of the training crops whose corner branch is silenced, so that the "
                              "rest of the network still reads the card alone")
@@ -394,8 +402,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
             parser.error(f"--{option.replace('_', '-')} is {what}, between 0 and 1; got {value}")
     if args.suit_rank < 0:
         parser.error(f"--suit-rank is the weight of a loss, 0 or more; got {args.suit_rank}")
-    if args.corner_width < 8:
-        parser.error(f"--corner-width is at least 8 input pixels; got {args.corner_width}")
+    for option in ("corner_width", "corner_height"):
+        pixels = getattr(args, option)
+        if pixels < 8:
+            parser.error(f"--{option.replace('_', '-')} is at least 8 input pixels; got {pixels}")
     if not 0.0 <= args.corner_dropout < 1.0:
         parser.error(f"--corner-dropout is a share of the training crops, 0 or more and below 1; "
                      f"got {args.corner_dropout}")
@@ -433,12 +443,13 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
         holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
         corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
+        corner_height=args.corner_height,
         mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
         half_mix=args.half_mix, italian_share=args.italian_share,
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
         keep_final=args.keep_final, lite0_blocks=args.lite0_blocks, lite0_lr=args.lite0_lr,
-        number_swap=args.number_swap,
+        number_swap=args.number_swap, jumbo_index=args.jumbo_index,
     )
 
 
