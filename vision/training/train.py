@@ -8,11 +8,13 @@ learns what all decks share rather than each deck's palette; ``--figure-swap`` o
 with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
 the number cards with a piece of a figure between the pips, so that a picture there is not counted;
 ``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
-another card's pips; ``--number-swap`` of the number cards of decks with corner indices drawn with
-another number card's pips, so that it reads their index; ``--half-mix`` of the cards drawn with their
-lower part from another deck; ``--synth-share`` of the crops drawn from invented Italian-suited decks,
-``vision.training.synth_latin``; these five tried and not shipped, see ``models/NOTEBOOK.md``),
-trains CardNet (``--corner``: with a branch reading the top-left corner at twice the resolution, the
+another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck;
+``--synth-share`` of the crops drawn from invented Italian-suited decks,
+``vision.training.synth_latin``; these four tried and not shipped, see ``models/NOTEBOOK.md``;
+``--number-swap`` of the number cards of decks with corner indices drawn with another number card's
+pips, so that it reads their index; ``--jumbo-index`` of the cards of those decks printed with their
+index enlarged, ``vision.jumbo_index``), trains CardNet (``--corner``: with a branch reading the
+top-left corner, ``--corner-width`` x ``--corner-height`` input pixels, at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
 ``--mixstyle``: early feature statistics mixed between crops;
 ``--randconv``: a share of each batch passed through random convolutions; ``--suit-rank``: two more
@@ -22,7 +24,8 @@ heads reading the suit and the rank apart; these three tried and not shipped, se
 on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
 exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
-differ in the last bits between machines.
+differ in the last bits between machines. The shipped model's full command is in ``models/README.md``,
+"Training".
 """
 
 from __future__ import annotations
