@@ -44,17 +44,21 @@ def _enlarge_top_left(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray, s
     rows, columns = image.shape[:2]
     inset = round(INSET * columns)
     box_rows, box_columns = max(1, round(INDEX_BOX[1] * rows)), max(1, round(INDEX_BOX[0] * columns))
-    corner = image[inset:inset + box_rows, inset:inset + box_columns].copy()
-    corner[alpha[inset:inset + box_rows, inset:inset + box_columns] < 0.5] = paper
+    box = (slice(inset, inset + box_rows), slice(inset, inset + box_columns))
+    corner = image[box].copy()
+    corner[alpha[box] < 0.5] = paper
     enlarged = cv2.resize(corner, (round(box_columns * scale), round(box_rows * scale)),
                           interpolation=cv2.INTER_CUBIC)
     cover_rows = min(enlarged.shape[0], round(MAX_COVER[1] * rows) - inset)
     cover_columns = min(enlarged.shape[1], round(MAX_COVER[0] * columns) - inset)
-    fade = max(1.0, FEATHER * rows)
-    down = np.clip((cover_rows - np.arange(cover_rows, dtype=np.float32) - 0.5) / fade, 0.0, 1.0)
-    across = np.clip((cover_columns - np.arange(cover_columns, dtype=np.float32) - 0.5) / fade, 0.0, 1.0)
-    weights = (down[:, None] * across[None, :])[:, :, None]
-    under = image[inset:inset + cover_rows, inset:inset + cover_columns].astype(np.float32)
-    mixed = under * (1.0 - weights) + enlarged[:cover_rows, :cover_columns].astype(np.float32) * weights
     covered = (slice(inset, inset + cover_rows), slice(inset, inset + cover_columns))
+    weights = (_fade_out(cover_rows, rows)[:, None] * _fade_out(cover_columns, rows)[None, :])[:, :, None]
+    mixed = image[covered].astype(np.float32) * (1.0 - weights) \
+        + enlarged[:cover_rows, :cover_columns].astype(np.float32) * weights
     image[covered] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
+
+
+def _fade_out(size: int, card_rows: int) -> np.ndarray:
+    """``[size]`` weights: 1, falling linearly to 0 over the last ``FEATHER`` of the card's height."""
+    fade = max(1.0, FEATHER * card_rows)
+    return np.clip((size - np.arange(size, dtype=np.float32) - 0.5) / fade, 0.0, 1.0)

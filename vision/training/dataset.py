@@ -256,14 +256,15 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
     if halves and rng.random() < shares.p_half_mix:
         art = half_mixed(art, halves, rng)
     # A figure's share is figure swap's, a number card's number swap's; the label follows the index.
+    indexed = has_figure_index(style.name)
     swap_share = shares.p_figure_swap if figure_donors(name) else shares.p_number_swap
-    can_swap = swap_share > 0.0 and has_figure_index(style.name)
+    can_swap = swap_share > 0.0 and indexed
     donors = [style.faces[c] for c in figure_donors(name) or number_donors(name) if c in style.faces] \
         if can_swap else []
     if donors and rng.random() < swap_share:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         settings = legible_settings(settings)
-    if shares.p_jumbo_index and has_figure_index(style.name) and rng.random() < shares.p_jumbo_index:
+    if shares.p_jumbo_index and indexed and rng.random() < shares.p_jumbo_index:
         art = enlarge_index(art, rng)
         settings = legible_settings(settings)
     can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)

@@ -46,6 +46,7 @@ from engine.cards import CLASS_LABELS, RANKS, SUITS, is_card_code, parse_card
 from vision.classifier import CardClassifier
 from vision.decks import find_cards_root, list_styles
 from vision.errors import VisionError
+from vision.jumbo_index import SCALE as JUMBO_SCALE
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
 from vision.style_bank import bank_path
 from vision.training.bank import build_bank
@@ -348,7 +349,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                              "(validation: none)")
     parser.add_argument("--jumbo-index", type=float, default=TrainConfig.jumbo_index,
                         help="share of the cards of decks with corner indices printed with their index "
-                             "enlarged 1.4 to 2.3 times, as a jumbo-index deck prints it (validation: none)")
+                             f"enlarged {JUMBO_SCALE[0]} to {JUMBO_SCALE[1]} times, as a jumbo-index deck "
+                             "prints it (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
