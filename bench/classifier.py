@@ -1,12 +1,11 @@
 """Classifier speed on one CPU thread, side by side, and what reading more views of a crop buys.
 
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
-``tight_view`` (on the crops the first reading is unsure of, as the runtime does, or on every crop)
-and the style bank beside the model (``vision.style_bank``; where the model has none, the two
-first settings are the same),
-and each figure's ratio to the frame budget (10 fps = 100 ms per frame) and to the goal of <= 2 ms
-per card; then the accuracy of each setting on the same rendered crops (every style in
-``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``, as
+``tight_view`` (each on the crops the readings before it are unsure of, as the runtime does, or on every
+crop) and the style bank beside the model (``vision.style_bank``; where the model has none, the two
+first settings are the same), and each figure's ratio to the frame budget (10 fps = 100 ms per frame)
+and to the goal of <= 2 ms per card; then the accuracy of each setting on the same rendered crops (every
+style in ``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``, as
 ``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
 profile.
@@ -30,7 +29,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import numpy as np  # noqa: E402
 
 from engine.cards import CARD_CODES  # noqa: E402
-from vision.classifier import UNSURE_BELOW, CardClassifier  # noqa: E402
+from vision.classifier import TURNED_BELOW, UNSURE_BELOW, CardClassifier  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.distinct import read_distinct  # noqa: E402
@@ -39,6 +38,7 @@ from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
 COMPARED = "compared model"
+DEFAULT_SETTING = "turned, tight if unsure"  # the runtime's default views
 
 
 def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
@@ -137,17 +137,18 @@ def main() -> None:
         raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
     crops, truth = rendered_crops(styles, args.per_style, args.seed)
     timing_crops = crops[::max(1, len(crops) // 64)][:64]  # spread over all the styles
-    settings = {  # name: (both_orientations, tight_view, unsure_below, use_bank); the first is the default
-        "both ways, tight if unsure": (True, True, UNSURE_BELOW, True),
-        "the same, no style bank": (True, True, UNSURE_BELOW, False),
-        "both ways, tight always": (True, True, 1.5, True),
-        "both ways": (True, False, UNSURE_BELOW, True),
-        "one way": (False, False, UNSURE_BELOW, True),
+    settings = {  # name: (both_orientations, turned_below, tight_view, unsure_below, use_bank)
+        DEFAULT_SETTING: (True, TURNED_BELOW, True, UNSURE_BELOW, True),
+        "the same, no style bank": (True, TURNED_BELOW, True, UNSURE_BELOW, False),
+        "both ways, tight if unsure": (True, 1.5, True, UNSURE_BELOW, True),
+        "both ways, tight always": (True, 1.5, True, 1.5, True),
+        "both ways": (True, 1.5, False, UNSURE_BELOW, True),
+        "one way": (False, 1.5, False, UNSURE_BELOW, True),
     }
-    readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, tight_view=tight,
-                                         unsure_below=below, use_bank=bank)
-               for name, (both, tight, below, bank) in settings.items()}
-    default = readers["both ways, tight if unsure"]
+    readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, turned_below=turned,
+                                         tight_view=tight, unsure_below=below, use_bank=bank)
+               for name, (both, turned, tight, below, bank) in settings.items()}
+    default = readers[DEFAULT_SETTING]
     if args.compare is not None:
         readers[COMPARED] = CardClassifier.load(args.compare, threads=1)
         print(f"compared with {args.compare} version {readers[COMPARED].info.model_version}, read by default")
@@ -160,7 +161,7 @@ def main() -> None:
             frame, goal = ms / FRAME_BUDGET_MS, ms / GOAL_MS_PER_CARD
             print(f"{name:<27}{batch:>6}{ms:>10.2f}{frame:>16.4f}{goal:>13.2f}")
         if COMPARED in timings:
-            ratio = timings["both ways, tight if unsure"] / timings[COMPARED]
+            ratio = timings[DEFAULT_SETTING] / timings[COMPARED]
             print(f"{'  this model / compared':<27}{batch:>6}{ratio:>10.2f}")
     print(f"accuracy on {len(crops)} rendered crops ({args.per_style} per style, {len(styles)} styles, "
           f"seed {args.seed}):")

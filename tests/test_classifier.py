@@ -4,6 +4,7 @@ give errors that name the file and the key."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -297,12 +298,13 @@ def test_batched_and_one_by_one_readings_agree(shipped: CardClassifier) -> None:
     np.testing.assert_allclose(together, alone, atol=1e-4)
 
 
-def test_reading_both_ways_up_does_not_care_which_way_up(shipped: CardClassifier) -> None:
+def test_reading_both_ways_up_does_not_care_which_way_up() -> None:
     rng = np.random.default_rng(6)
-    size = (shipped.info.width, shipped.info.height)  # no resizing: turning the crop is exactly a flip
+    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, turned_below=1.5)
+    size = (every_crop.info.width, every_crop.info.height)  # no resizing: turning the crop is exactly a flip
     crop = cv2.resize(rng.integers(0, 255, (12, 8, 3), dtype=np.uint8), size, interpolation=cv2.INTER_LINEAR)
-    upright, _ = shipped.infer([crop])
-    turned, _ = shipped.infer([cv2.rotate(crop, cv2.ROTATE_180)])
+    upright, _ = every_crop.infer([crop])
+    turned, _ = every_crop.infer([cv2.rotate(crop, cv2.ROTATE_180)])
     np.testing.assert_allclose(upright, turned, atol=1e-3)
     one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False)
     half, _ = one_way.infer([crop])
@@ -310,12 +312,32 @@ def test_reading_both_ways_up_does_not_care_which_way_up(shipped: CardClassifier
     np.testing.assert_allclose((half + other_half) / 2, upright, atol=1e-3)
 
 
+@needs_cards
+def test_only_the_crops_read_unsure_upright_are_read_turned_too() -> None:
+    assert CARDS_ROOT is not None
+    crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=4)
+    rng = np.random.default_rng(10)
+    crops += [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
+    one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False, tight_view=False)
+    upright = one_way.read(crops)
+    turned = one_way.read([cv2.rotate(crop, cv2.ROTATE_180) for crop in crops])
+    best = upright.probabilities.max(axis=1)
+    threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
+    unsure = best < threshold
+    assert 0 < unsure.sum() < len(crops)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=threshold).read(crops)
+    both_ways = (upright.probabilities + turned.probabilities) / 2
+    expected = np.where(unsure[:, None], both_ways, upright.probabilities)
+    np.testing.assert_allclose(read.probabilities, expected, atol=1e-4)
+    np.testing.assert_allclose(read.embeddings[~unsure], upright.embeddings[~unsure], atol=1e-5)
+
+
 def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> None:
     rng = np.random.default_rng(8)
     crops = [rng.integers(0, 255, (int(rng.integers(60, 300)), int(rng.integers(40, 200)), 3), dtype=np.uint8)
              for _ in range(4)]
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False)
-    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5)
+    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5, turned_below=1.5)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     both = every_crop.read(crops)
     np.testing.assert_allclose(both.probabilities, (whole.probabilities + cut.probabilities) / 2, atol=1e-5)
@@ -330,13 +352,13 @@ def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=3)
     rng = np.random.default_rng(9)
     crops += [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     best = whole.probabilities.max(axis=1)
     threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
     unsure = best < threshold
     assert 0 < unsure.sum() < len(crops)
-    read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold).read(crops)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold, turned_below=1.5).read(crops)
     expected = np.where(unsure[:, None], (whole.probabilities + cut.probabilities) / 2, whole.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-5)
     assert read.features is not None and whole.features is not None and cut.features is not None
@@ -345,10 +367,12 @@ def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     np.testing.assert_allclose(read.embeddings[~unsure], whole.embeddings[~unsure], atol=1e-5)
 
 
+@pytest.mark.parametrize("name", ["unsure_below", "turned_below"])
 @pytest.mark.parametrize("threshold", [-0.1, float("nan"), "0.7", True])
-def test_a_bad_unsure_threshold_is_refused(threshold: object) -> None:
-    with pytest.raises(ModelError, match="unsure_below must be a probability of 0 or more"):
-        CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold)  # type: ignore[arg-type]
+def test_a_bad_view_threshold_is_refused(name: str, threshold: object) -> None:
+    message = f"{name} must be a probability of 0 or more, got {threshold!r}"
+    with pytest.raises(ModelError, match=re.escape(message)):
+        CardClassifier.load(DEFAULT_MODEL_PATH, **{name: threshold})  # type: ignore[arg-type]
 
 
 def test_cutting_tighter_takes_the_share_off_every_side_and_leaves_tiny_crops_whole() -> None:

@@ -35,10 +35,11 @@ def test_the_command_refuses_an_unknown_protocol(capsys: pytest.CaptureFixture[s
     assert "--protocol: invalid choice: 'easy'" in capsys.readouterr().err
 
 
-def test_the_command_refuses_a_negative_unsure_threshold(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("option", ["--unsure-below", "--turned-below"])
+def test_the_command_refuses_a_negative_threshold(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["--model", str(DEFAULT_MODEL_PATH), "--unsure-below", "-0.5"])
-    assert "--unsure-below is a probability of 0 or more; got -0.5" in capsys.readouterr().err
+        main(["--model", str(DEFAULT_MODEL_PATH), option, "-0.5"])
+    assert f"{option} is a probability of 0 or more; got -0.5" in capsys.readouterr().err
 
 
 @needs_cards

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
-from vision.classifier import UNSURE_BELOW, CardClassifier, Prediction
+from vision.classifier import TURNED_BELOW, UNSURE_BELOW, CardClassifier, Prediction
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck, find_cards_root, list_styles
 from vision.distinct import read_distinct
@@ -190,12 +190,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
                         help="best probability under which a crop gets the tight view too (above 1: "
                              "every crop)")
+    parser.add_argument("--turned-below", type=float, default=TURNED_BELOW,
+                        help="best upright probability under which a crop is read turned half a turn too "
+                             "(above 1: every crop)")
     parser.add_argument("--no-bank", dest="use_bank", action="store_false",
                         help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    if not args.unsure_below >= 0.0:
-        parser.error(f"--unsure-below is a probability of 0 or more; got {args.unsure_below}")
+    for option, value in (("--unsure-below", args.unsure_below), ("--turned-below", args.turned_below)):
+        if not value >= 0.0:
+            parser.error(f"{option} is a probability of 0 or more; got {value}")
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -205,12 +209,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         parser.error(problem)
     classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view,
-                                     unsure_below=args.unsure_below, use_bank=args.use_bank)
+                                     unsure_below=args.unsure_below, use_bank=args.use_bank,
+                                     turned_below=args.turned_below)
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
                for s in styles]
-    views = f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
+    views = f"; turned below {args.turned_below:g}"
+    views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     bank = classifier.bank
     views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "

@@ -118,7 +118,8 @@ class CornerSpec:
     """A corner branch: the input is ``factor`` times the trunk's size; the trunk reads it average-pooled
     by ``factor``, the branch reads its top-left ``width`` x ``height`` input pixels at full resolution.
 
-    The runtime reads every crop both ways up, so the branch sees both printed corners of a card.
+    The runtime reads a crop both ways up where its upright reading is unsure, so the branch then sees
+    both printed corners of a card.
     """
 
     width: int = 40
