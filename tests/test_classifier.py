@@ -18,6 +18,7 @@ from vision.classifier import (
     MODEL_ENV,
     CardClassifier,
     ModelError,
+    Readings,
     cut_tighter,
     default_model_path,
     predictions_from,
@@ -312,19 +313,30 @@ def test_reading_both_ways_up_does_not_care_which_way_up() -> None:
     np.testing.assert_allclose((half + other_half) / 2, upright, atol=1e-3)
 
 
+def cards_and_noise(seed: int) -> list[np.ndarray]:
+    """Six rendered crops of a known deck and six of noise: readings sure and unsure of them."""
+    assert CARDS_ROOT is not None
+    crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=seed)
+    rng = np.random.default_rng(seed + 6)
+    return crops + [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
+
+
+def unsure_half(readings: Readings) -> tuple[float, np.ndarray]:
+    """A threshold at the median best probability, and which crops are under it (some, not all)."""
+    best = readings.probabilities.max(axis=1)
+    threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
+    unsure = best < threshold
+    assert 0 < unsure.sum() < len(best)
+    return threshold, unsure
+
+
 @needs_cards
 def test_only_the_crops_read_unsure_upright_are_read_turned_too() -> None:
-    assert CARDS_ROOT is not None
-    crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=4)
-    rng = np.random.default_rng(10)
-    crops += [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
+    crops = cards_and_noise(seed=4)
     one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False, tight_view=False)
     upright = one_way.read(crops)
     turned = one_way.read([cv2.rotate(crop, cv2.ROTATE_180) for crop in crops])
-    best = upright.probabilities.max(axis=1)
-    threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
-    unsure = best < threshold
-    assert 0 < unsure.sum() < len(crops)
+    threshold, unsure = unsure_half(upright)
     read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=threshold).read(crops)
     both_ways = (upright.probabilities + turned.probabilities) / 2
     expected = np.where(unsure[:, None], both_ways, upright.probabilities)
@@ -348,16 +360,10 @@ def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> No
 
 @needs_cards
 def test_only_the_crops_read_unsure_get_the_second_look() -> None:
-    assert CARDS_ROOT is not None
-    crops, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 6, seed=3)
-    rng = np.random.default_rng(9)
-    crops += [rng.integers(0, 255, (150, 100, 3), dtype=np.uint8) for _ in range(6)]
+    crops = cards_and_noise(seed=3)
     plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
-    best = whole.probabilities.max(axis=1)
-    threshold = float(np.median(best))  # half the crops are "unsure", whatever this model makes of them
-    unsure = best < threshold
-    assert 0 < unsure.sum() < len(crops)
+    threshold, unsure = unsure_half(whole)
     read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold, turned_below=1.5).read(crops)
     expected = np.where(unsure[:, None], (whole.probabilities + cut.probabilities) / 2, whole.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-5)

@@ -11,19 +11,18 @@ projected from, which a deck profile's head reads when the model has them); meta
 
 A card lies on the table either way up, so by default a crop is also read turned half a turn, and the
 two readings averaged, where its upright reading is unsure (``both_orientations``: best class
-probability under ``TURNED_BELOW``; ``turned_below`` above 1 turns every crop). Measured with the
-corner model cba246cb80 (``models/NOTEBOOK.md``, "Turning only the unsure crops"): on the 47 known
-styles (99.01% of 19,740 uncovered crops, 98.11% of the hard ones) and on twelve held-out ones
-(86.92%) it reads as many crops right as turning every crop, with 1.7 and 2.3 model runs per crop
-instead of 2.2 and 2.7. By default a crop whose best class probability
-is then under ``UNSURE_BELOW`` is read a second time cut by ``TIGHT_VIEW_CUT`` of its width and height
-on every side (turned too by the same rule), and all its readings averaged (``tight_view``, the second
-look): a rough crop's margin of table, or of the card's own border, then weighs less. Measured with
-the 64x96 model before the corner branch (``models/NOTEBOOK.md``): on six held-out deck styles the tight
-view read 74.5% of the uncovered cards zero-shot against 73.4%, and the styles the model knows 99.1%
-against 98.9%; taken only where the first reading is unsure it reads as well
-and costs a second look at about one crop in twenty of a deck the model knows (``unsure_below``
-above 1 gives every crop the second look).
+probability under ``TURNED_BELOW``; ``turned_below`` above 1 turns every crop). Measured with the corner
+model cba246cb80 (``models/NOTEBOOK.md``, "Turning only the unsure crops"): on the 47 known styles
+(99.01% of 19,740 uncovered crops, 98.11% of the hard ones) and on twelve held-out ones (86.92%) it
+reads as many crops right as turning every crop, with 1.7 and 2.3 model runs per crop instead of 2.2 and
+2.7. By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
+cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
+its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
+card's own border, then weighs less. Measured with the 64x96 model before the corner branch
+(``models/NOTEBOOK.md``): on six held-out deck styles the tight view read 74.5% of the uncovered cards
+zero-shot against 73.4%, and the styles the model knows 99.1% against 98.9%; taken only where the first
+reading is unsure it reads as well and costs a second look at about one crop in twenty of a deck the
+model knows (``unsure_below`` above 1 gives every crop the second look).
 
 Where the model has a style bank beside it (``cards.bank.npz``, ``vision.style_bank``), ``classify``
 without a deck profile revises the probabilities by it; ``read`` always gives the model's own.
