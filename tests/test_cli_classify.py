@@ -14,7 +14,7 @@ from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.crops import prepare_artwork, render_card_crop
 from vision.decks import Deck, find_cards_root, read_image
-from vision.enrollment import ENROLMENT_CROPS
+from vision.enrollment import ENROLMENT_CROPS, DeckProfile
 from vision.style_bank import StyleBank, bank_path
 
 
@@ -105,7 +105,8 @@ def test_enroll_writes_a_profile_and_warns_of_missing_cards(
     for i, code in enumerate([c for c in CARD_CODES if c != "5c"] + ["back"]):
         _write_picture(pictures / f"{code}.png", i)
     out = tmp_path / "mio-mazzo.npz"
-    status = main(["enroll", "--model", str(tiny_model), "--views", "1", "--out", str(out), str(pictures)])
+    status = main(["enroll", "--model", str(tiny_model), "--views", "1", "--head-views", "2",
+                   "--out", str(out), str(pictures)])
     captured = capsys.readouterr()
     assert status == 0 and out.is_file()
     assert "mancano 1 carte" in captured.err and "Cinque di coppe (5c)" in captured.err
@@ -114,6 +115,24 @@ def test_enroll_writes_a_profile_and_warns_of_missing_cards(
     image = _write_picture(tmp_path / "crop.png", 99)
     assert main(["classify", "--model", str(tiny_model), "--deck", str(out), str(image)]) == 0
     assert _lines(capsys.readouterr().out)[0]["path"] == str(image)
+
+
+def test_enroll_head_views_zero_makes_a_profile_of_prototypes_only(tmp_path: Path, tiny_model: Path) -> None:
+    pictures = tmp_path / "deck"
+    for i, code in enumerate(["3c", "1d"]):
+        _write_picture(pictures / f"{code}.png", i)
+    out = tmp_path / "prototipi.npz"
+    assert main(["enroll", "--model", str(tiny_model), "--views", "1", "--head-views", "0", "--out", str(out),
+                 str(pictures)]) == 0
+    assert DeckProfile.load(out).head is None
+
+
+@pytest.mark.parametrize("value", ["-1", "molte", "1.5"])
+def test_enroll_refuses_a_bad_count_of_head_views(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["enroll", "--head-views", value, "--out", "x.npz", "deck"])
+    assert caught.value.code == 2
+    assert f"--head-views: a whole number of 0 or more, got {value!r}" in capsys.readouterr().err
 
 
 def test_enroll_names_the_photos_it_could_not_cut_to_the_card(
@@ -255,7 +274,8 @@ def test_enroll_a_deck_folder_then_classify_with_it(
     assert CARDS_ROOT is not None
     profile = tmp_path / "siciliane.npz"
     folder = CARDS_ROOT / "siciliane"
-    assert main(["enroll", "--views", "2", "--lang", "en", "--out", str(profile), str(folder)]) == 0
+    assert main(["enroll", "--views", "2", "--head-views", "16", "--lang", "en", "--out", str(profile),
+                 str(folder)]) == 0
     captured = capsys.readouterr()
     assert "Deck “siciliane” enrolled" in captured.out and "40 cards, 40 pictures" in captured.out
     assert captured.err == ""

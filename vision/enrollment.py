@@ -50,8 +50,10 @@ DEFAULT_VIEWS = 16
 # the enrolled classes. On six held-out decks (models/NOTEBOOK.md) 64 views instead of 32 and a weight of
 # 1.0 instead of 0.8, with the momentum fit of ``vision.deck_head``, read 99.3% of the uncovered cards
 # against 98.8% and 97.8% of the covered ones against 97.3%; 64 views make enrolment nearly twice as long
-# (40 pictures: 23 s against 12 s on one thread here).
-DEFAULT_HEAD_VIEWS = 64
+# (40 pictures: 23 s against 12 s on one thread here). With cba246cb80, 128 views instead of 64 read the
+# twelve held-out designs H enrolled at 99.58% against 99.29% (10 crops wrong of 2,400 against 17),
+# for 26 s against 15 s per deck of 40 pictures on one thread here (NOTEBOOK, "128 hard views").
+DEFAULT_HEAD_VIEWS = 128
 DEFAULT_SEED = 0
 BLEND_WEIGHT = 1.0
 TEMPERATURE = 0.03
@@ -503,6 +505,7 @@ def enroll_folder(
     views: int = DEFAULT_VIEWS,
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
+    head_views: int = DEFAULT_HEAD_VIEWS,
 ) -> Enrollment:
     """Enrol the deck pictured in ``folder``; cards it lacks are listed in ``missing_cards``, not an error."""
     source = Path(folder)
@@ -516,7 +519,7 @@ def enroll_folder(
             cards.setdefault(label, []).append(card)
             uncut.extend([path] if is_uncut else [])
     profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer, cut=False)
+                              renderer=renderer, head_views=head_views, cut=False)
     return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), tuple(uncut))
 
 
@@ -527,6 +530,7 @@ def enroll_in_order(
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
     suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), and perhaps its back, taken to be the picture the model finds
@@ -550,6 +554,6 @@ def enroll_in_order(
     if back is not None:
         labelled[BACK] = [cards[back]]
     profile = enroll_pictures(labelled, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer, cut=False)
+                              renderer=renderer, head_views=head_views, cut=False)
     uncut = tuple(path for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
     return Enrollment(profile, (), len(paths), uncut, order, None if back is None else paths[back])

@@ -22,7 +22,7 @@ from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int
 from vision.classifier import CardClassifier
 from vision.deck_order import DeckOrder, OrderReading
-from vision.enrollment import DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
+from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
 
 MESSAGES = {
     "it": {
@@ -74,11 +74,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="con --in-order: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
         help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
+    add("--head-views", type=count_of_views, default=DEFAULT_HEAD_VIEWS, metavar="N",
+        help=f"viste difficili per foto per la testa del profilo (predefinito {DEFAULT_HEAD_VIEWS}; "
+             "meno per registrare prima su una macchina lenta, 0 per i soli prototipi)")
     add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
     add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
     add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
     add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
     parser.set_defaults(func=run)
+
+
+def count_of_views(text: str) -> int:
+    """argparse type: a whole number of 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a whole number of 0 or more, got {text!r}")
+    return value
 
 
 def parse_suit_order(text: str) -> tuple[str, ...]:
@@ -122,9 +136,10 @@ def run(args: argparse.Namespace) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads)
     if args.in_order:
         enrollment = enroll_in_order(args.folder, classifier, views=args.views, seed=args.seed,
-                                     suits=args.suits)
+                                     suits=args.suits, head_views=args.head_views)
     else:
-        enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed)
+        enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed,
+                                   head_views=args.head_views)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
