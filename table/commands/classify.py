@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -53,15 +53,20 @@ MESSAGES = {
 }
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
+def whole_number_at_least(minimum: int) -> Callable[[str], int]:
+    """argparse type: a whole number of ``minimum`` or more; otherwise an error showing the text."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"a whole number of {minimum} or more, got {text!r}")
+        return value
+    return parse
+
+
+positive_int = whole_number_at_least(1)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
-from table.commands.classify import positive_int
+from table.commands.classify import positive_int, whole_number_at_least
 from vision.classifier import CardClassifier
 from vision.deck_order import DeckOrder, OrderReading
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="con --in-order: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
         help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
-    add("--head-views", type=count_of_views, default=DEFAULT_HEAD_VIEWS, metavar="N",
+    add("--head-views", type=whole_number_at_least(0), default=DEFAULT_HEAD_VIEWS, metavar="N",
         help=f"viste difficili per foto per la testa del profilo (predefinito {DEFAULT_HEAD_VIEWS}; "
              "meno per registrare prima su una macchina lenta, 0 per i soli prototipi)")
     add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
@@ -82,17 +82,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
     add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
     parser.set_defaults(func=run)
-
-
-def count_of_views(text: str) -> int:
-    """argparse type: a whole number of 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a whole number of 0 or more, got {text!r}")
-    return value
 
 
 def parse_suit_order(text: str) -> tuple[str, ...]:
