@@ -8,7 +8,7 @@ and to the goal of <= 2 ms per card; then the accuracy of each setting on the sa
 style in ``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``, as
 ``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
-profile.
+profile, after one deck's enrolment timed in one process and in ``--workers`` processes side by side.
 ``--compare MODEL`` times and scores another model in the same turns (the previous one, say, taken from
 git) and prints the ratio of the default readings.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH] [--compare PATH]``.
@@ -34,6 +34,7 @@ from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.distinct import read_distinct  # noqa: E402
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures  # noqa: E402
+from vision.worker_pool import machine_cores  # noqa: E402
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
 GOAL_MS_PER_CARD = 2.0
@@ -121,12 +122,33 @@ def enrolment_report(classifier: CardClassifier, root: Path, styles: Sequence[st
         print(f"  mean             cards read {base:.3f} -> {enrolled:.3f}")
 
 
+def enrolment_speed(classifier: CardClassifier, folder: Path, workers: int, turns: int = 2) -> None:
+    """Seconds to enrol one deck (its 40 faces, default views) in this process and in ``workers``
+    processes, taking turns; the median of each, their ratio, and whether the profiles are the same."""
+    deck = Deck.load(folder)
+    pictures = {code: [face] for code, face in deck.faces.items()}
+    seconds: dict[int, list[float]] = {1: [], workers: []}
+    profiles = {}
+    for _ in range(turns):
+        for count in seconds:
+            start = time.perf_counter()
+            profiles[count] = enroll_pictures(pictures, classifier, name=folder.name, workers=count)
+            seconds[count].append(time.perf_counter() - start)
+    alone, shared = (float(np.median(seconds[count])) for count in (1, workers))
+    same = np.array_equal(profiles[1].prototypes, profiles[workers].prototypes)
+    print(f"enrolling {folder.name} ({len(pictures)} pictures, {DEFAULT_VIEWS} + {DEFAULT_HEAD_VIEWS} views "
+          f"each, median of {turns}): 1 process {alone:.1f} s, {workers} processes {shared:.1f} s "
+          f"(x {shared / alone:.2f}); the same profile: {'yes' if same else 'NO'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--per-style", type=int, default=8, help="crops per deck style for the accuracy part")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-enrol", dest="enrol", action="store_false", help="skip the enrolment part")
+    parser.add_argument("--workers", type=int, default=max(2, machine_cores()),
+                        help="processes for the enrolment timed beside one (default: the machine's cores)")
     parser.add_argument("--compare", type=Path, default=None, metavar="MODEL",
                         help="also time and score another model (e.g. the previous one, from git) read by "
                              "default, in the same turns, and print the ratio of the two")
@@ -170,6 +192,8 @@ def main() -> None:
     deal_report(default, styles[::max(1, len(styles) // 8)][:8], args.seed)
     trained = set(json.loads(default.info.trained_on or "[]"))
     unseen = [folder.name for folder in styles if folder.name not in trained]
+    if args.enrol:
+        enrolment_speed(default, root / (unseen or [styles[0].name])[0], args.workers)
     if args.enrol and unseen:
         enrolment_report(default, root, unseen, args.seed + 1)
 

@@ -127,6 +127,21 @@ def test_enroll_head_views_zero_makes_a_profile_of_prototypes_only(tmp_path: Pat
     assert DeckProfile.load(out).head is None
 
 
+def test_enroll_in_worker_processes_writes_the_profile_of_one(tmp_path: Path, tiny_model: Path) -> None:
+    pictures = tmp_path / "deck"
+    for i, code in enumerate(["3c", "1d", "10s"]):
+        _write_picture(pictures / f"{code}.png", i)
+    profiles = {}
+    for threads in ("1", "3"):
+        out = tmp_path / f"mazzo-{threads}.npz"
+        assert main(["enroll", "--model", str(tiny_model), "--views", "2", "--head-views", "3",
+                     "--threads", threads, "--out", str(out), str(pictures)]) == 0
+        profiles[threads] = DeckProfile.load(out)
+    np.testing.assert_array_equal(profiles["3"].prototypes, profiles["1"].prototypes)
+    assert profiles["3"].head is not None and profiles["1"].head is not None
+    np.testing.assert_array_equal(profiles["3"].head.weights, profiles["1"].head.weights)
+
+
 @pytest.mark.parametrize("value", ["-1", "molte", "1.5"])
 def test_enroll_refuses_a_bad_count_of_head_views(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:

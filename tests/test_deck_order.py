@@ -157,7 +157,8 @@ def test_a_sorted_deck_enrolled_from_unnamed_photos_reads_its_cards(
     order = DeckOrder(("s", "d", "b", "c"), ascending=False)
     _photograph_in_order(tmp_path / "mazzo", "piacentine", order, back_at=17)
     profile = tmp_path / "mazzo.npz"
-    assert main(["enroll", "--in-order", "--views", "2", "--out", str(profile), str(tmp_path / "mazzo")]) == 0
+    assert main(["enroll", "--in-order", "--views", "2", "--head-views", "32", "--out", str(profile),
+                 str(tmp_path / "mazzo")]) == 0
     out = capsys.readouterr().out
     assert "40 carte e il dorso, 41 immagini" in out
     assert "Ordine delle foto: spade, denari, bastoni, coppe, dal Re all’Asso; il dorso è IMG_18.jpg." in out
@@ -212,7 +213,8 @@ def test_an_unsure_order_is_said_with_the_next_best(
     # A tiny untrained model tells the suits of noise pictures no better than chance.
     model = write_tiny_model(tmp_path / "tiny.onnx")
     out = tmp_path / "deck.npz"
-    args = ["enroll", "--in-order", "--model", str(model), "--views", "1", "--out", str(out)]
+    args = ["enroll", "--in-order", "--model", str(model), "--views", "1", "--head-views", "4",
+            "--out", str(out)]
     assert main([*args, str(forty_pictures)]) == 0
     captured = capsys.readouterr()
     assert "Ordine delle foto:" in captured.out and out.is_file()

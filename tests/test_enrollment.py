@@ -260,6 +260,16 @@ def test_the_same_seed_makes_the_same_profile(tiny: CardClassifier) -> None:
     np.testing.assert_array_equal(first.prototypes, again.prototypes)
 
 
+def test_workers_make_the_same_profile_as_one_process(tiny: CardClassifier) -> None:
+    pictures = {"3c": [_picture(1)], "4s": [_picture(2), _picture(4)], BACK: [_picture(3)]}
+    alone = enroll_pictures(pictures, tiny, views=3, head_views=4, seed=7)
+    shared = enroll_pictures(pictures, tiny, views=3, head_views=4, seed=7, workers=2)
+    assert shared.prototype_labels == alone.prototype_labels == ("3c", "4s", "4s", BACK)
+    np.testing.assert_array_equal(shared.prototypes, alone.prototypes)
+    assert shared.head is not None and alone.head is not None
+    np.testing.assert_array_equal(shared.head.weights, alone.head.weights)
+
+
 def _far_from(prototypes: np.ndarray, count: int) -> np.ndarray:
     """``count`` unit vectors orthogonal to every prototype (cosine 0 to each)."""
     basis = np.linalg.svd(prototypes.astype(np.float64))[2]  # rows past the rank span the null space

@@ -337,6 +337,12 @@ class CardClassifier:
             classifier.bank = bank
         return classifier
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """A classifier pickles as its model file and reading rules (an onnxruntime session cannot
+        cross a process): unpickled, in a worker process, it opens the file again on one thread."""
+        return (_reopen, (self.path, self.both_orientations, self.tight_view, self.unsure_below,
+                          self.bank is not None, self.turned_below))
+
     @property
     def labels(self) -> tuple[str, ...]:
         return self.info.labels
@@ -409,6 +415,11 @@ class CardClassifier:
         if adjuster is not None:
             probabilities = adjuster.adjust(probabilities, readings.embeddings, readings.features)
         return predictions_from(probabilities, readings.embeddings, self.info.labels, top_k)
+
+
+def _reopen(path: Path, both_orientations: bool, tight_view: bool, unsure_below: float, use_bank: bool,
+            turned_below: float) -> CardClassifier:
+    return CardClassifier.load(path, 1, both_orientations, tight_view, unsure_below, use_bank, turned_below)
 
 
 def _check_threshold(name: str, value: object) -> None:

@@ -26,6 +26,7 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -39,6 +40,7 @@ from vision.deck_head import LinearHead, fit_head
 from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.errors import VisionError
+from vision.worker_pool import map_with_classifier
 
 PROFILE_FORMAT = 3
 READABLE_FORMATS = (1, 2, 3)  # format 1: prototypes only; 2: a head on embeddings; 3: names the head's input
@@ -336,6 +338,45 @@ def render_views(
     return [picture] + [renderer(art, rng) for _ in range(views - 1)]
 
 
+@dataclass(frozen=True)
+class ViewWork:
+    """How each picture is enrolled: ``views`` clean views (the picture itself among them) for its
+    prototype and, with ``head_views``, as many hard views more for the head, drawn from the
+    generator seeded ``[seed, picture's index]``: a picture's views do not depend on the others, nor
+    on which process renders them."""
+
+    views: int
+    head_views: int
+    seed: int
+    renderer: ViewRenderer
+    head_input: str
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class PictureReading:
+    """One picture read through its views: its prototype (the direction of its clean views' mean
+    embedding) and the head's input rows of all its views (None without head views)."""
+
+    prototype: np.ndarray
+    head_rows: np.ndarray | None
+
+
+def read_picture(
+    work: ViewWork, classifier: CardClassifier, numbered: tuple[int, np.ndarray],
+) -> PictureReading:
+    """The views of a picture, a card already cut out, given with its index, read by ``classifier``."""
+    index, card = numbered
+    rng = np.random.default_rng([work.seed, index])
+    art = picture_artwork(card) if work.views > 1 or work.head_views else None
+    readings = classifier.read(render_views(card, work.views, rng, work.renderer, art))
+    prototype = readings.embeddings.mean(axis=0)
+    if art is None or not work.head_views:
+        return PictureReading(prototype, None)
+    hard = classifier.read([render_card_crop(art, rng) for _ in range(work.head_views)])
+    return PictureReading(prototype, np.concatenate([_head_input(readings, work.head_input),
+                                                     _head_input(hard, work.head_input)]))
+
+
 def enroll_pictures(
     pictures: Mapping[str, Sequence[np.ndarray]],
     classifier: CardClassifier,
@@ -345,11 +386,14 @@ def enroll_pictures(
     renderer: ViewRenderer = camera_view,
     head_views: int = DEFAULT_HEAD_VIEWS,
     cut: bool = True,
+    workers: int = 1,
 ) -> DeckProfile:
     """A profile from BGR pictures by class label: one prototype per picture, the mean of its views,
     and (``head_views`` > 0) a linear head fitted on those views and ``head_views`` hard views of each.
     Each picture is first cut to its card (``vision.cutout.cut_out_card``) unless ``cut`` is False: the
-    caller cut them already."""
+    caller cut them already. With ``workers`` above 1 the pictures are rendered and read in that many
+    processes (``vision.worker_pool``; ``renderer`` must then be a module-level function): the same
+    profile, sooner."""
     unknown = sorted(set(pictures) - set(classifier.labels))
     if unknown:
         raise EnrollmentError(
@@ -357,34 +401,25 @@ def enroll_pictures(
         )
     if views < 1 or head_views < 0:
         raise EnrollmentError(f"views must be 1 or more and head views 0 or more, got {views}, {head_views}")
-    rng = np.random.default_rng(seed)
-    labels: list[str] = []
-    prototypes: list[np.ndarray] = []
-    head_input = FEATURES_INPUT if classifier.info.features_dim else EMBEDDING_INPUT
-    seen: list[np.ndarray] = []  # every view's head input (features, or embeddings), for the head
-    seen_labels: list[str] = []
-    for label in (label for label in classifier.labels if label in pictures):
-        for picture in pictures[label]:  # one picture's views at a time: a few MB, not hundreds
-            card = shrink_picture(cut_out_card(picture) if cut else picture)
-            art = picture_artwork(card) if views > 1 or head_views else None
-            readings = classifier.read(render_views(card, views, rng, renderer, art))
-            prototypes.append(readings.embeddings.mean(axis=0))
-            labels.append(label)
-            if art is not None and head_views:
-                hard = classifier.read([render_card_crop(art, rng) for _ in range(head_views)])
-                seen.extend([_head_input(readings, head_input), _head_input(hard, head_input)])
-                seen_labels.extend([label] * (len(readings.embeddings) + len(hard.embeddings)))
+    labels = [label for label in classifier.labels if label in pictures for _ in pictures[label]]
     if not labels:
         raise EnrollmentError("no pictures to enrol")
+    cards = [shrink_picture(cut_out_card(picture) if cut else picture)
+             for label in classifier.labels if label in pictures for picture in pictures[label]]
+    head_input = FEATURES_INPUT if classifier.info.features_dim else EMBEDDING_INPUT
+    work = ViewWork(views, head_views, seed, renderer, head_input)
+    read = map_with_classifier(partial(read_picture, work), list(enumerate(cards)), classifier, workers)
     profile = DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
-        prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack(prototypes)),
+        prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack([r.prototype for r in read])),
     )
+    rows = [(reading.head_rows, label) for reading, label in zip(read, labels, strict=True)
+            if reading.head_rows is not None]
     if not head_views:
         return profile
     classes = profile.classes
-    targets = np.array([classes.index(label) for label in seen_labels])
-    head = fit_head(np.concatenate(seen), targets, len(classes))
+    targets = np.concatenate([np.full(len(r), classes.index(label)) for r, label in rows])
+    head = fit_head(np.concatenate([r for r, _ in rows]), targets, len(classes))
     return replace(profile, head=head, head_input=head_input)
 
 
@@ -506,8 +541,10 @@ def enroll_folder(
     seed: int = DEFAULT_SEED,
     renderer: ViewRenderer = camera_view,
     head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
 ) -> Enrollment:
-    """Enrol the deck pictured in ``folder``; cards it lacks are listed in ``missing_cards``, not an error."""
+    """Enrol the deck pictured in ``folder`` (``enroll_pictures``); cards it lacks are listed in
+    ``missing_cards``, not an error."""
     source = Path(folder)
     scanned = scan_folder(source)
     pictures = read_pictures(scanned.paths)
@@ -519,7 +556,7 @@ def enroll_folder(
             cards.setdefault(label, []).append(card)
             uncut.extend([path] if is_uncut else [])
     profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer, head_views=head_views, cut=False)
+                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
     return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), tuple(uncut))
 
 
@@ -531,6 +568,7 @@ def enroll_in_order(
     renderer: ViewRenderer = camera_view,
     suits: Sequence[str] | None = None,
     head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), and perhaps its back, taken to be the picture the model finds
@@ -554,6 +592,6 @@ def enroll_in_order(
     if back is not None:
         labelled[BACK] = [cards[back]]
     profile = enroll_pictures(labelled, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer, head_views=head_views, cut=False)
+                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
     uncut = tuple(path for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
     return Enrollment(profile, (), len(paths), uncut, order, None if back is None else paths[back])

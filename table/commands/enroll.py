@@ -4,7 +4,8 @@
 folders named by code holding several pictures each. A file with an unknown name or an unreadable
 picture stops the enrolment with every such file listed; missing cards only give a warning listing
 them, and the profile is made from the cards there are. Photos in which no card can be cut out are
-enrolled whole, with a warning naming them.
+enrolled whole, with a warning naming them. ``--threads N`` renders and reads the pictures' views in N
+processes (``vision.worker_pool``; by default one per core of the machine): the same profile, sooner.
 
 With ``--in-order`` the pictures need no names: ``DIR`` holds the 40 pictures of a sorted deck,
 named in the order they were taken (a phone's ``IMG_0001.jpg`` ...), and perhaps the back; which card
@@ -23,6 +24,7 @@ from table.commands.classify import positive_int, whole_number_at_least
 from vision.classifier import CardClassifier
 from vision.deck_order import DeckOrder, OrderReading
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
+from vision.worker_pool import machine_cores
 
 MESSAGES = {
     "it": {
@@ -78,7 +80,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"viste difficili per foto per la testa del profilo (predefinito {DEFAULT_HEAD_VIEWS}; "
              "meno per registrare prima su una macchina lenta, 0 per i soli prototipi)")
     add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
-    add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
+    add("--threads", type=positive_int, default=machine_cores(), metavar="N",
+        help="processi che preparano e leggono le viste delle foto, in parallelo (predefinito: i core "
+             f"della macchina, {machine_cores()}); 1 per lasciare libera la macchina")
     add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
     add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
     parser.set_defaults(func=run)
@@ -125,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads)
     if args.in_order:
         enrollment = enroll_in_order(args.folder, classifier, views=args.views, seed=args.seed,
-                                     suits=args.suits, head_views=args.head_views)
+                                     suits=args.suits, head_views=args.head_views, workers=args.threads)
     else:
         enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed,
-                                   head_views=args.head_views)
+                                   head_views=args.head_views, workers=args.threads)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
