@@ -130,8 +130,9 @@ def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labe
 
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
-                   enrol: bool, protocol: str = DEFAULT_PROTOCOL) -> StyleResult:
-    """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style."""
+                   enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1) -> StyleResult:
+    """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
+    (enrolled in ``workers`` processes)."""
     crops, truth = render_eval_set(root, style, per_class, seed, protocol)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
@@ -146,7 +147,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
         pictures = {code: [image] for code, image in deck.faces.items()}
         if deck.back is not None:
             pictures[BACK] = [deck.back]
-        profile = enroll_pictures(pictures, classifier, name=style)
+        profile = enroll_pictures(pictures, classifier, name=style, workers=workers)
         enrolled = [p.card for p in classifier.classify(crops, profile=profile)]
         cards_enrolled, all_enrolled = _accuracies(enrolled, truth)
     mistakes = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
@@ -184,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-enrol", action="store_true", help="skip the enrolled reading")
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of the classifier, and processes enrolling each style")
     parser.add_argument("--no-tight-view", dest="tight_view", action="store_false",
                         help="read each crop as it is, without the runtime's second, tighter view")
     parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
@@ -213,8 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      turned_below=args.turned_below)
     started = time.perf_counter()
     enrol = not args.no_enrol
-    results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol)
-               for s in styles]
+    results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
+                              workers=args.threads) for s in styles]
     views = f"; turned below {args.turned_below:g}"
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     bank = classifier.bank
