@@ -3,8 +3,12 @@ and clear errors when a worker cannot do its work."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +69,23 @@ def test_a_model_file_gone_before_the_workers_start_is_named(tiny: CardClassifie
         map_with_classifier(_class_count_times, [1, 2], classifier, workers=2)
     assert isinstance(caught.value, VisionError)
     assert map_with_classifier(_class_count_times, [1, 2], classifier, workers=1) == [42, 84]
+
+
+def test_a_script_without_a_main_guard_is_told_what_spawned_workers_need(tiny: CardClassifier,
+                                                                       tmp_path: Path) -> None:
+    script = tmp_path / "unguarded.py"
+    script.write_text(textwrap.dedent(f"""
+        from vision.classifier import CardClassifier
+        from vision.worker_pool import map_with_classifier
+        from tests.test_worker_pool import _class_count_times
+        classifier = CardClassifier.load({str(tiny.path)!r})
+        print(map_with_classifier(_class_count_times, [1, 2], classifier, workers=2))
+    """))
+    project = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(project)})
+    assert done.returncode != 0
+    assert "WorkerError" in done.stderr and 'if __name__ == "__main__":' in done.stderr, done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])

@@ -59,8 +59,9 @@ def map_with_classifier(
     except BrokenProcessPool as error:
         raise WorkerError(
             f"a worker process reading with {classifier.path} stopped ({error}): was the model file "
-            f"moved, or is the machine out of memory? With one worker the work runs in this process "
-            f"and shows why"
+            f"moved, is the machine out of memory, or (in a script of your own) is its main code not "
+            f"under `if __name__ == \"__main__\":`, which processes started by spawning need? With one "
+            f"worker the work runs in this process and shows why"
         ) from None
 
 
