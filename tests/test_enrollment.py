@@ -36,6 +36,7 @@ from vision.enrollment import (
     ProfileError,
     enroll_folder,
     enroll_pictures,
+    parse_picture_name,
     picture_artwork,
     scan_folder,
 )
@@ -81,6 +82,24 @@ def test_folders_named_by_code_hold_several_pictures(tmp_path: Path) -> None:
     scanned = scan_folder(tmp_path)
     assert [p.name for p in scanned.paths["3c"]] == ["a.jpg", "b.png"]
     assert sorted(p.name for p in scanned.paths["1d"]) == ["1d.jpg", "one.jpg"]
+
+
+@pytest.mark.parametrize(("stem", "label"), [
+    ("3c", "3c"), ("3C", "3c"), ("10b", "10b"), ("back", "back"), ("3c-2", "3c"), ("3c_2", "3c"),
+    ("3c (2)", "3c"), ("10b bis", "10b"), ("1d.retro", "1d"), ("Back (copia)", "back"),
+    ("11c", None), ("3c2", None), ("3cc", None), ("IMG_0042", None), ("c3", None), ("", None),
+    ("-3c", None), ("jolly-2", None),
+])
+def test_a_picture_name_gives_its_card(stem: str, label: str | None) -> None:
+    assert parse_picture_name(stem) == label
+
+
+def test_a_second_picture_of_a_card_sits_beside_the_first(tmp_path: Path) -> None:
+    for seed, name in enumerate(["3c.jpg", "3c-2.jpg", "3c (3).png", "10b_bis.jpg", "3c/a.jpg"]):
+        _write(tmp_path / name, seed)
+    scanned = scan_folder(tmp_path)
+    assert sorted(p.name for p in scanned.paths["3c"]) == ["3c (3).png", "3c-2.jpg", "3c.jpg", "a.jpg"]
+    assert [p.name for p in scanned.paths["10b"]] == ["10b_bis.jpg"]
 
 
 def test_unknown_names_are_all_listed(tmp_path: Path) -> None:

@@ -432,6 +432,19 @@ def _head_input(readings: Readings, head_input: str) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------
 # A folder of pictures: ``3c.jpg`` ... ``10b.png`` (and ``back.jpg``), or folders ``3c/`` of pictures.
 
+_PICTURE_NAME = re.compile(r"(?P<label>[0-9]*[a-z]+)(?:[ _\-.(].*)?", re.IGNORECASE | re.DOTALL)
+
+
+def parse_picture_name(stem: str) -> str | None:
+    """The class label a picture's file name gives, or None: the card code alone (``3c``, ``back``)
+    or followed by a separator (space, ``_``, ``-``, ``.``, ``(``) and anything, so that a second
+    picture of a card can sit beside the first (``3c-2.jpg``, ``3c (2).jpg``, ``10b_bis.png``)."""
+    match = _PICTURE_NAME.fullmatch(stem.strip())
+    if match is None:
+        return None
+    label = match.group("label").lower()
+    return label if label in CLASS_LABELS else None
+
 
 @dataclass(frozen=True)
 class FolderPictures:
@@ -461,7 +474,9 @@ def _is_picture(path: Path) -> bool:
 def scan_folder(folder: Path) -> FolderPictures:
     """Find the pictures of each class; raise EnrollmentError listing every file with an unknown name.
 
-    Files that are not pictures (by suffix) and hidden files are ignored.
+    A picture is named by its card code (``parse_picture_name``: ``3c.jpg``, or ``3c-2.jpg`` for
+    another picture of the same card), or sits in a folder named by it (``3c/a.jpg``). Files that are
+    not pictures (by suffix) and hidden files are ignored.
     """
     if not folder.is_dir():
         raise EnrollmentError(f"{folder}: no such folder of card pictures")
@@ -473,7 +488,7 @@ def scan_folder(folder: Path) -> FolderPictures:
         if entry.is_dir():
             label, paths = entry.name.lower(), [p for p in sorted(entry.iterdir()) if _is_picture(p)]
         elif _is_picture(entry):
-            label, paths = entry.stem.lower(), [entry]
+            label, paths = parse_picture_name(entry.stem) or entry.stem.lower(), [entry]
         else:
             continue
         if label not in CLASS_LABELS:
@@ -485,7 +500,8 @@ def scan_folder(folder: Path) -> FolderPictures:
     if problems:
         raise EnrollmentError(
             f"{len(problems)} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, "
-            "back.jpg, or folders such as 3c/ holding pictures):\n  " + "\n  ".join(problems)
+            "back.jpg, a second picture 3c-2.jpg, or folders such as 3c/ holding pictures):\n  "
+            + "\n  ".join(problems)
         )
     if not found:
         raise EnrollmentError(

@@ -1,7 +1,8 @@
 """`tressette enroll --out DECK DIR`: make a deck profile from pictures of the user's own cards.
 
-``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``) or
-folders named by code holding several pictures each. A file with an unknown name or an unreadable
+``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``), perhaps a
+second one named by the code and a separator (``3c-2.jpg``, ``3c (2).jpg``), or folders named by code
+holding several pictures each. A file with an unknown name or an unreadable
 picture stops the enrolment with every such file listed; missing cards only give a warning listing
 them, and the profile is made from the cards there are. Photos in which no card can be cut out are
 enrolled whole, with a warning naming them. ``--threads N`` renders and reads the pictures' views in N
@@ -65,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "enroll",
         help="registra un mazzo regionale dalle foto delle sue carte",
         description="Registra il proprio mazzo: una foto per carta, chiamata col codice della carta "
-                    "(3c.jpg, 10b.png, back.jpg), oppure cartelle 3c/ con più foto.",
+                    "(3c.jpg, 10b.png, back.jpg); una seconda foto della stessa carta: 3c-2.jpg, oppure "
+                    "cartelle 3c/ con più foto.",
     )
     add = parser.add_argument
     add("folder", type=Path, metavar="DIR", help="cartella con le foto delle carte")
