@@ -9,7 +9,17 @@ from engine.cards import CLASS_LABELS
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import CropSettings
 from vision.decks import find_cards_root
-from vision.training.evaluate import evaluate_style, main, protocol_settings, render_eval_set
+from vision.training.evaluate import (
+    WIDTH_BANDS,
+    StyleResult,
+    count_by_width,
+    evaluate_style,
+    main,
+    protocol_settings,
+    render_eval_set,
+    width_band,
+    width_table,
+)
 
 CARDS_ROOT = find_cards_root()
 needs_cards = pytest.mark.skipif(CARDS_ROOT is None,
@@ -42,6 +52,41 @@ def test_the_command_refuses_a_negative_threshold(option: str, capsys: pytest.Ca
     assert f"{option} is a probability of 0 or more; got -0.5" in capsys.readouterr().err
 
 
+def _crop(width: int, height: int) -> np.ndarray:
+    return np.zeros((height, width, 3), np.uint8)
+
+
+def test_a_crop_falls_in_the_band_of_its_narrower_side() -> None:
+    assert WIDTH_BANDS[0] == 0
+    assert [width_band(_crop(w, 300)) for w in (40, 59, 60, 79, 80, 119, 120, 199, 200, 450)] == [
+        0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert width_band(_crop(300, 70)) == 1  # a landscape crop: its height is the narrower side
+
+
+def test_cards_are_counted_by_width_and_backs_are_not() -> None:
+    crops = [_crop(50, 75), _crop(55, 80), _crop(90, 135), _crop(50, 75)]
+    truth = ["3c", "4c", "10b", "back"]
+    counts = count_by_width(crops, truth, ["3c", "5c", "10b", "back"], ["3c", "4c", "9b", "none"])
+    assert counts[0] == (2, 1, 2) and counts[2] == (1, 1, 0)
+    assert counts[1] == counts[3] == counts[4] == (0, 0, 0)
+    alone = count_by_width(crops, truth, ["3c", "5c", "10b", "back"], None)
+    assert alone[0] == (2, 1, None)
+
+
+def test_the_width_table_sums_the_styles_and_skips_empty_bands() -> None:
+    def result(name: str, by_width: tuple[tuple[int, int, int | None], ...]) -> StyleResult:
+        return StyleResult(name, 0, 0.0, 0.0, None, None, (), by_width=by_width)
+
+    table = width_table([
+        result("a", ((4, 3, None), (0, 0, None), (2, 2, None), (0, 0, None), (0, 0, None))),
+        result("b", ((4, 4, None), (0, 0, None), (0, 0, None), (0, 0, None), (1, 0, None))),
+    ])
+    assert "| 0-59 px | 8 | 87.5% | - |" in table
+    assert "| 80-119 px | 2 | 100.0% | - |" in table
+    assert "| 200 px or more | 1 | 0.0% | - |" in table
+    assert "60-79" not in table and "120-199" not in table
+
+
 @needs_cards
 def test_the_protocols_render_the_same_classes_differently() -> None:
     assert CARDS_ROOT is not None
@@ -60,3 +105,5 @@ def test_the_shipped_model_reads_a_style_it_knows_under_the_camera_protocol() ->
     assert result.cards >= 0.9, result
     assert result.cards_distinct is not None and result.cards_distinct >= result.cards - 0.05, result
     assert result.cards_match == result.cards_distinct  # one deal: its groups are its crops
+    assert sum(n for n, _, _ in result.by_width) == 40
+    assert sum(right for _, right, _ in result.by_width) == round(40 * result.cards)

@@ -10,8 +10,9 @@ enrolled from that style's card pictures (``vision.enrollment.enroll_pictures``:
 card, as a user would enrol a deck). The zero-shot readings are also taken as deals: the r-th crop of
 each of the 40 cards make deal r, labelled one-to-one (``vision.distinct``: no card read twice), as
 ``tressette classify --distinct`` reads; and all the deals of a style as one match, each card's
-appearances grouped and the groups named together (``vision.match_groups``). Prints a Markdown table;
-``--json`` writes the figures too.
+appearances grouped and the groups named together (``vision.match_groups``). Prints a Markdown table,
+and a second one of the cards of all the styles by the width of their crop (``WIDTH_BANDS``: how
+large the camera must see a card); ``--json`` writes the figures too.
 Needs onnxruntime only (no torch).
 
 ``--protocol hard`` (the default) renders the cards with the full training augmentation: other cards
@@ -47,6 +48,8 @@ from vision.training.pysol_decks import unknown_styles_message
 EVAL_SEED = 7_777_777
 PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
 DEFAULT_PROTOCOL = "hard"
+# Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
+WIDTH_BANDS = (0, 60, 80, 120, 200)
 
 
 def protocol_settings(protocol: str) -> CropSettings:
@@ -70,6 +73,8 @@ class StyleResult:
     confusions: tuple[tuple[str, str, int], ...]
     cards_distinct: float | None = None
     cards_match: float | None = None
+    # Per band of ``WIDTH_BANDS``: (cards, read right zero-shot, read right enrolled or None).
+    by_width: tuple[tuple[int, int, int | None], ...] = ()
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int,
@@ -95,6 +100,24 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int,
                 crops.append(render_none_crop(rng, faces))
             labels.append(label)
     return crops, labels
+
+
+def width_band(crop: np.ndarray) -> int:
+    """The index in ``WIDTH_BANDS`` of the band a crop's narrower side falls in."""
+    return int(np.searchsorted(WIDTH_BANDS, min(crop.shape[:2]), side="right")) - 1
+
+
+def count_by_width(crops: Sequence[np.ndarray], truth: Sequence[str], predicted: Sequence[str],
+                   enrolled: Sequence[str] | None) -> tuple[tuple[int, int, int | None], ...]:
+    """The cards among ``crops`` per band of ``WIDTH_BANDS``: how many, how many ``predicted`` right,
+    and how many ``enrolled`` right (None without enrolled readings)."""
+    counts = np.zeros((len(WIDTH_BANDS), 3), dtype=int)
+    for i, (crop, label) in enumerate(zip(crops, truth, strict=True)):
+        if label in CARD_CODES:
+            row = counts[width_band(crop)]
+            row += (1, predicted[i] == label, enrolled is not None and enrolled[i] == label)
+    return tuple((int(n), int(right), None if enrolled is None else int(right_enrolled))
+                 for n, right, right_enrolled in counts)
 
 
 def _accuracies(predicted: Sequence[str], truth: Sequence[str]) -> tuple[float, float]:
@@ -140,6 +163,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     cards_distinct = deal_accuracy(predictions, truth, classifier.labels, per_class)
     cards_match = match_accuracy(predictions, truth, classifier.labels, per_class)
     cards_enrolled = all_enrolled = None
+    enrolled: list[str] | None = None
     if enrol:
         from vision.enrollment import enroll_pictures
 
@@ -153,7 +177,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     mistakes = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
     confusions = tuple((t, p, n) for (t, p), n in mistakes.most_common(5))
     return StyleResult(style, len(crops), cards, everything, cards_enrolled, all_enrolled, confusions,
-                       cards_distinct, cards_match)
+                       cards_distinct, cards_match, count_by_width(crops, truth, predicted, enrolled))
 
 
 def _percent(value: float | None) -> str:
@@ -172,6 +196,22 @@ def markdown_table(results: Sequence[StyleResult]) -> str:
         figures = (r.cards, r.cards_distinct, r.cards_match, r.all_classes, r.cards_enrolled, r.all_enrolled)
         lines.append(f"| {r.style} | {r.crops} | " + " | ".join(_percent(f) for f in figures)
                      + f" | {confusions} |")
+    return "\n".join(lines)
+
+
+def width_table(results: Sequence[StyleResult]) -> str:
+    """The cards of all ``results`` by the width of their crop: how many, and the share read right
+    zero-shot and enrolled."""
+    lines = ["| crop width | cards | zero-shot | enrolled |", "| --- | ---: | ---: | ---: |"]
+    for band, low in enumerate(WIDTH_BANDS):
+        rows = [r.by_width[band] for r in results if r.by_width]
+        cards = sum(n for n, _, _ in rows)
+        if not cards:
+            continue
+        enrolled = None if any(e is None for _, _, e in rows) else sum(e or 0 for _, _, e in rows) / cards
+        name = f"{low}-{WIDTH_BANDS[band + 1] - 1} px" if band + 1 < len(WIDTH_BANDS) else f"{low} px or more"
+        lines.append(f"| {name} | {cards} | {_percent(sum(z for _, z, _ in rows) / cards)} "
+                     f"| {_percent(enrolled)} |")
     return "\n".join(lines)
 
 
@@ -224,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
           f"protocol {args.protocol}; seed {args.seed}{views}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))
+    print()
+    print(width_table(results))
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1))
     return 0
