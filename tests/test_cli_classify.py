@@ -18,10 +18,11 @@ from vision.enrollment import ENROLMENT_CROPS, DeckProfile
 from vision.style_bank import StyleBank, bank_path
 
 
-def _write_picture(path: Path, seed: int) -> Path:
+def _write_picture(path: Path, seed: int, size: tuple[int, int] = (80, 120)) -> Path:
+    """A picture of random pixels, ``size`` = (width, height)."""
     rng = np.random.default_rng(seed)
     path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), rng.integers(0, 255, (120, 80, 3), dtype=np.uint8))
+    cv2.imwrite(str(path), rng.integers(0, 255, (size[1], size[0], 3), dtype=np.uint8))
     return path
 
 
@@ -88,6 +89,29 @@ def test_a_missing_model_is_one_error_line(tmp_path: Path, capsys: pytest.Captur
     assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tressette classify: errore: no model at") and "none.onnx" in err
+
+
+def test_crops_mostly_too_small_get_a_note_to_see_the_cards_larger(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    small = [_write_picture(tmp_path / f"small{i}.png", i, (40, 60)) for i in range(2)]
+    lying = _write_picture(tmp_path / "lying.png", 7, (90, 55))  # landscape: 55 px across the card
+    large = _write_picture(tmp_path / "large.png", 9, (100, 150))
+    assert main(["classify", "--model", str(tiny_model), *map(str, [*small, lying, large])]) == 0
+    captured = capsys.readouterr()
+    assert len(_lines(captured.out)) == 4
+    assert "nota: 3 di queste 4 immagini sono larghe meno di 60 pixel (a metà 48 pixel)" in captured.err
+    assert main(["classify", "--lang", "en", "--model", str(tiny_model), str(small[0])]) == 0
+    assert "note: 1 of these 1 images are under 60 pixels wide (median 40 pixels)" in capsys.readouterr().err
+
+
+def test_a_few_small_crops_among_larger_ones_get_no_note(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    small = [_write_picture(tmp_path / f"small{i}.png", i, (59, 90)) for i in range(2)]
+    large = [_write_picture(tmp_path / f"large{i}.png", i, (60, 90)) for i in range(3)]
+    assert main(["classify", "--model", str(tiny_model), *map(str, [*small, *large])]) == 0
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("argument", [["--top", "0"], ["--threads", "zero"]])

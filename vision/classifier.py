@@ -59,6 +59,10 @@ DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
+# Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
+# crops, 97.7% under 60 px against 99.5% from 60 px (models/README.md, "How large the camera must see a
+# card").
+SMALL_CROP_WIDTH = 60
 REQUIRED_METADATA: tuple[str, ...] = (
     "labels", "input_width", "input_height", "mean", "std", "color_order", "embedding_dim", "model_version",
 )
@@ -160,6 +164,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
     exps = np.exp(shifted)
     return (exps / exps.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def crop_width(crop: np.ndarray) -> int:
+    """A crop's width as the model sees it: its narrower side in pixels (a landscape crop is turned)."""
+    return int(min(crop.shape[:2]))
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:

@@ -5,6 +5,8 @@ Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may b
 an error line on stderr naming it; the other images are still read, and the exit status is then 1.
 Without ``--deck``, where the crops read as cards look like a deck the model never saw
 (``vision.style_bank.is_unfamiliar_deck``: 30 cards or more), a note on stderr suggests enrolling it.
+Where half the images or more are narrower than ``SMALL_CROP_WIDTH`` pixels (their median width is
+under it), a note on stderr says that cards so small read less surely, and how to see them larger.
 
 With ``--distinct`` the images are taken to show different cards (a deck laid out, the cards of a
 deal): they are read together, no card is given to two of them (``vision.distinct``), and the lines
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES, is_card_code
-from vision.classifier import CardClassifier, Prediction
+from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop_width
 from vision.decks import read_image
 from vision.distinct import read_distinct
 from vision.enrollment import DeckProfile
@@ -40,6 +42,10 @@ MESSAGES = {
                       "`--deck MAZZO`; un mazzo mai visto può essere letto male anche una volta su due",
         "too_many": "nota: --distinct con {count} immagini, ma le carte sono {cards}: almeno {extra} "
                     "saranno lette come dorso o non-carta",
+        "small": "nota: {small} di queste {count} immagini sono larghe meno di {width} pixel (a metà "
+                 "{median} pixel): carte così piccole si leggono meno bene (sui mazzi di prova il 97,7% "
+                 "contro il 99,5% da {width} pixel in su); avvicinate la telecamera o ritagliate le carte "
+                 "da un fotogramma più grande",
     },
     "en": {
         "unreadable": "{path}: unreadable image ({reason})",
@@ -49,6 +55,9 @@ MESSAGES = {
                       "`--deck DECK`; a deck never seen may be misread as often as one card in two",
         "too_many": "note: --distinct with {count} images, but there are {cards} cards: at least {extra} "
                     "will be read as a back or no card",
+        "small": "note: {small} of these {count} images are under {width} pixels wide (median {median} "
+                 "pixels): cards this small are read less surely (on the test decks 97.7% against 99.5% "
+                 "from {width} pixels up); bring the camera closer or cut the cards from a larger frame",
     },
 }
 
@@ -123,10 +132,12 @@ def run(args: argparse.Namespace) -> int:
     top_k = max(args.top or 0, 1)
     failures = 0
     card_embeddings: list[np.ndarray] = []
+    widths: list[int] = []
     held: list[tuple[Path, Prediction]] = []  # with --distinct, printed once every image is read
     for start in range(0, len(args.images), CHUNK):
         paths, crops, failed = _read_chunk(args.images[start:start + CHUNK], args.lang)
         failures += failed
+        widths += [crop_width(crop) for crop in crops]
         predictions = classifier.classify(crops, top_k=top_k, profile=profile)
         if args.distinct:
             held += zip(paths, predictions, strict=True)
@@ -139,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if profile is None and classifier.bank is not None and card_embeddings:
         _note_unfamiliar_deck(classifier.bank.familiarity(np.stack(card_embeddings)), args.lang)
+    _note_small_crops(widths, args.lang)
     return 1 if failures else 0
 
 
@@ -161,3 +173,14 @@ def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
         message = MESSAGES[lang]["unfamiliar"].format(
             count=len(familiarities), median=float(np.median(familiarities)), below=UNFAMILIAR_BELOW)
         print(f"tressette classify: {message}", file=sys.stderr)
+
+
+def _note_small_crops(widths: Sequence[int], lang: str) -> None:
+    """On stderr, where half the images read or more are narrower than ``SMALL_CROP_WIDTH``: the cards
+    are seen too small to be read as surely as larger ones."""
+    if not widths or float(np.median(widths)) >= SMALL_CROP_WIDTH:
+        return
+    message = MESSAGES[lang]["small"].format(
+        small=sum(width < SMALL_CROP_WIDTH for width in widths), count=len(widths), width=SMALL_CROP_WIDTH,
+        median=round(float(np.median(widths))))
+    print(f"tressette classify: {message}", file=sys.stderr)

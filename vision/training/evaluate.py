@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
-from vision.classifier import TURNED_BELOW, UNSURE_BELOW, CardClassifier, Prediction
+from vision.classifier import TURNED_BELOW, UNSURE_BELOW, CardClassifier, Prediction, crop_width
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import Deck, find_cards_root, list_styles
 from vision.distinct import read_distinct
@@ -104,7 +104,7 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int,
 
 def width_band(crop: np.ndarray) -> int:
     """The index in ``WIDTH_BANDS`` of the band a crop's narrower side falls in."""
-    return int(np.searchsorted(WIDTH_BANDS, min(crop.shape[:2]), side="right")) - 1
+    return int(np.searchsorted(WIDTH_BANDS, crop_width(crop), side="right")) - 1
 
 
 def count_by_width(crops: Sequence[np.ndarray], truth: Sequence[str], predicted: Sequence[str],
