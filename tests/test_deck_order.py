@@ -25,7 +25,7 @@ from vision.deck_order import (
     orders_of_suits,
 )
 from vision.decks import Deck, find_cards_root
-from vision.enrollment import DeckProfile, EnrollmentError, scan_in_order
+from vision.enrollment import DeckProfile, EnrollmentError, passes_and_backs, scan_in_order
 
 
 def test_there_are_48_orders_each_holding_every_card_once() -> None:
@@ -78,6 +78,32 @@ def test_the_next_best_order_and_the_margin_over_it() -> None:
     assert 0 < reading.margin < UNSURE_MARGIN and reading.is_unsure
 
 
+def test_a_deck_photographed_twice_is_ordered_by_both_passes() -> None:
+    # The first pass alone hardly tells spade from bastoni and would take the wrong order;
+    # the second, read well, settles it.
+    order = DeckOrder(("c", "s", "b", "d"), ascending=True)
+    unsure = _readings_of(order, np.random.default_rng(5), right_rank=1.0)
+    for row, code in enumerate(order.codes):
+        if code[-1] in "sb":
+            twin = code[:-1] + ("b" if code[-1] == "s" else "s")
+            unsure[row, CLASS_LABELS.index(twin)] = unsure[row, CLASS_LABELS.index(code)] * 1.05
+    unsure /= unsure.sum(axis=1, keepdims=True)
+    assert most_probable_order(unsure, CLASS_LABELS).order == DeckOrder(("c", "b", "s", "d"), True)
+    clear = _readings_of(order, np.random.default_rng(6), right_rank=0.6)
+    reading = most_probable_order(np.concatenate([unsure, clear]), CLASS_LABELS)
+    assert reading.order == order and reading.margin > 0
+
+
+@pytest.mark.parametrize(("count", "division"), [
+    (40, (1, 0)), (41, (1, 1)), (80, (2, 0)), (81, (2, 1)), (82, (2, 2)),
+    (0, None), (39, None), (42, None), (79, None), (83, None), (120, None),
+])
+def test_a_sorted_deck_is_one_pass_or_two_with_a_back_in_each(
+    count: int, division: tuple[int, int] | None,
+) -> None:
+    assert passes_and_backs(count) == division
+
+
 def test_the_order_of_the_suits_given_leaves_the_ranks_up_or_down() -> None:
     order = DeckOrder(("b", "s", "d", "c"), ascending=False)
     matrix = _readings_of(order, np.random.default_rng(2), right_rank=0.3)
@@ -104,7 +130,7 @@ def test_a_wrong_order_of_suits_is_named(text: str, message: str) -> None:
         parse_suit_order(text)
 
 
-@pytest.mark.parametrize("shape", [(39, 42), (40, 41), (40,)])
+@pytest.mark.parametrize("shape", [(39, 42), (40, 41), (40,), (0, 42), (81, 42)])
 def test_another_number_of_pictures_is_refused(shape: tuple[int, ...]) -> None:
     with pytest.raises(ValueError, match=r"the pictures of a sorted deck are 40.*got probabilities of shape"):
         most_probable_order(np.full(shape, 0.01), CLASS_LABELS)
@@ -123,7 +149,9 @@ def test_pictures_are_taken_in_the_order_a_phone_numbers_them(tmp_path: Path) ->
 def test_a_folder_that_is_not_one_sorted_deck_is_named(tmp_path: Path) -> None:
     for number in range(39):
         cv2.imwrite(str(tmp_path / f"{number:04d}.png"), np.full((30, 20, 3), 200, np.uint8))
-    with pytest.raises(EnrollmentError, match=r"39 pictures; the pictures of a sorted deck are its 40 cards"):
+    expected = (r"39 pictures; the pictures of a sorted deck are its 40 cards.*"
+                r"photographed twice in the same order \(80, with its back 81 or 82\)")
+    with pytest.raises(EnrollmentError, match=expected):
         scan_in_order(tmp_path)
     with pytest.raises(EnrollmentError, match="no such folder"):
         scan_in_order(tmp_path / "absent")
@@ -135,18 +163,24 @@ needs_cards = pytest.mark.skipif(
 )
 
 
-def _photograph_in_order(folder: Path, style: str, order: DeckOrder, back_at: int | None) -> None:
-    """A phone's photos of ``style`` sorted as ``order`` (its back after ``back_at`` cards)."""
+def _photograph_in_order(folder: Path, style: str, order: DeckOrder, back_at: int | None,
+                         passes: int = 1) -> None:
+    """A phone's photos of ``style`` sorted as ``order`` (its back after ``back_at`` cards), the deck
+    photographed ``passes`` times, each time with other photos."""
     assert CARDS_ROOT is not None
     deck = Deck.load(CARDS_ROOT / style)
-    photos = photos_of(deck, 8)
-    codes: list[str] = list(order.codes)
-    if back_at is not None and deck.back is not None:
-        codes.insert(back_at, BACK)
-        photos[BACK] = [render_card_crop(prepare_artwork(deck.back), np.random.default_rng(1))]
     folder.mkdir(parents=True)
-    for number, code in enumerate(codes, start=1):
-        cv2.imwrite(str(folder / f"IMG_{number}.jpg"), photos[code][0])
+    number = 0
+    for photo_pass in range(passes):
+        photos = photos_of(deck, 8 + photo_pass)
+        codes: list[str] = list(order.codes)
+        if back_at is not None and deck.back is not None:
+            codes.insert(back_at, BACK)
+            back_rng = np.random.default_rng(1 + photo_pass)
+            photos[BACK] = [render_card_crop(prepare_artwork(deck.back), back_rng)]
+        for code in codes:
+            number += 1
+            cv2.imwrite(str(folder / f"IMG_{number}.jpg"), photos[code][0])
 
 
 @needs_cards
@@ -170,6 +204,24 @@ def test_a_sorted_deck_enrolled_from_unnamed_photos_reads_its_cards(
     crops = [render_card_crop(prepare_artwork(deck.faces[code]), rng) for code in CARD_CODES]
     read = classifier.classify(crops, profile=enrolled)
     assert np.mean([p.card == code for p, code in zip(read, CARD_CODES, strict=True)]) >= 0.95
+
+
+@needs_cards
+def test_a_sorted_deck_photographed_twice_is_enrolled_from_both_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    order = DeckOrder(("d", "c", "b", "s"), ascending=True)
+    _photograph_in_order(tmp_path / "mazzo", "napoletane", order, back_at=5, passes=2)
+    profile = tmp_path / "mazzo.npz"
+    assert main(["enroll", "--in-order", "--lang", "en", "--views", "2", "--head-views", "8",
+                 "--out", str(profile), str(tmp_path / "mazzo")]) == 0
+    out = capsys.readouterr().out
+    assert "40 cards and the back, 82 pictures" in out
+    assert "Order of the pictures: coins, cups, batons, swords, Ace to King; the back is IMG_6.jpg, " \
+           "IMG_47.jpg." in out
+    enrolled = DeckProfile.load(profile)
+    assert enrolled.prototype_labels.count("1d") == 2 and enrolled.prototype_labels.count(BACK) == 2
+    assert len(enrolled.prototype_labels) == 82
 
 
 def test_enroll_in_order_names_a_folder_that_is_not_a_sorted_deck(

@@ -7,6 +7,8 @@ Fante, Cavallo, Re) or each from the Re to the Asso; the suits may come in any o
 Of those 48 orders the one under which the classifier finds the pictures most probable (the sum of
 the log probabilities of each picture being its card) is taken. Telling the suit of a card is what
 even a deck the model never saw is read best by, and a whole suit of ten pictures decides each place.
+A deck photographed twice, in the same order both times, is 80 pictures: the order is the one under
+which all of them are most probable.
 """
 
 from __future__ import annotations
@@ -72,17 +74,22 @@ class OrderReading:
 
 def most_probable_order(probabilities: np.ndarray, labels: Sequence[str],
                         orders: Sequence[DeckOrder] = ORDERS) -> OrderReading:
-    """The order (module docstring) of ``orders`` (two at least) under which the 40 pictures, read as
-    ``probabilities`` ``[40, len(labels)]`` in their order, are most probable. Raises ValueError for
-    another number of pictures or a matrix whose columns are not ``labels``."""
+    """The order (module docstring) of ``orders`` (two at least) under which the pictures, read as
+    ``probabilities`` ``[40 * passes, len(labels)]`` in their order, are most probable: the 40 cards,
+    or the deck photographed ``passes`` times in the same order. Raises ValueError for another number
+    of pictures or a matrix whose columns are not ``labels``."""
     matrix = np.asarray(probabilities, dtype=np.float64)
-    if matrix.ndim != 2 or matrix.shape != (CARDS_IN_ORDER, len(labels)):
-        raise ValueError(f"the pictures of a sorted deck are {CARDS_IN_ORDER}, read over {len(labels)} "
-                         f"labels; got probabilities of shape {list(matrix.shape)}")
+    if (matrix.ndim != 2 or not matrix.shape[0] or matrix.shape[0] % CARDS_IN_ORDER
+            or matrix.shape[1] != len(labels)):
+        raise ValueError(f"the pictures of a sorted deck are {CARDS_IN_ORDER} (or {2 * CARDS_IN_ORDER}, the "
+                         f"deck photographed twice), read over {len(labels)} labels; got probabilities of "
+                         f"shape {list(matrix.shape)}")
+    passes = matrix.shape[0] // CARDS_IN_ORDER
     log_p = log_probabilities(matrix)
     column = {label: i for i, label in enumerate(labels)}
-    rows = np.arange(CARDS_IN_ORDER)
-    totals = np.array([log_p[rows, [column[code] for code in order.codes]].sum() for order in orders])
+    rows = np.arange(matrix.shape[0])
+    totals = np.array([log_p[rows, [column[code] for code in order.codes * passes]].sum()
+                       for order in orders])
     best, runner_up = (int(i) for i in np.argsort(-totals, kind="stable")[:2])
-    margin = float(totals[best] - totals[runner_up]) / CARDS_IN_ORDER
+    margin = float(totals[best] - totals[runner_up]) / matrix.shape[0]
     return OrderReading(orders[best], orders[runner_up], margin)

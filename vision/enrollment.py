@@ -464,7 +464,7 @@ class Enrollment:
     pictures: int
     uncut: tuple[Path, ...] = ()
     order: OrderReading | None = None  # pictures of a sorted deck (``enroll_in_order``): their order
-    back_picture: Path | None = None  # and which of them is the back
+    back_pictures: tuple[Path, ...] = ()  # and which of them show the back
 
 
 def _is_picture(path: Path) -> bool:
@@ -537,16 +537,29 @@ def _name_order(path: Path) -> list[tuple[int, int | str]]:
             for part in re.split(r"(\d+)", path.name) if part]
 
 
+def passes_and_backs(count: int) -> tuple[int, int] | None:
+    """How ``count`` pictures of a sorted deck divide: (times the deck was photographed, pictures of
+    its back), one pass with up to one back or two passes with up to two; None for another count."""
+    for passes in (1, 2):
+        backs = count - passes * CARDS_IN_ORDER
+        if 0 <= backs <= passes:
+            return passes, backs
+    return None
+
+
 def scan_in_order(folder: Path) -> tuple[Path, ...]:
     """The pictures of a sorted deck in ``folder``, in the order of their names (numbers by value);
-    raise EnrollmentError unless there are 40 (the cards) or 41 (and the back)."""
+    raise EnrollmentError unless ``passes_and_backs`` divides them: 40 (the cards), 41 (and the back),
+    or the deck photographed twice in the same order, 80 to 82."""
     if not folder.is_dir():
         raise EnrollmentError(f"{folder}: no such folder of card pictures")
     paths = tuple(sorted((p for p in folder.iterdir() if _is_picture(p)), key=_name_order))
-    if len(paths) not in (CARDS_IN_ORDER, CARDS_IN_ORDER + 1):
+    if passes_and_backs(len(paths)) is None:
         raise EnrollmentError(
             f"{folder}: {len(paths)} pictures; the pictures of a sorted deck are its {CARDS_IN_ORDER} cards, "
-            f"one after the other, and perhaps its back ({CARDS_IN_ORDER + 1})")
+            f"one after the other, and perhaps its back ({CARDS_IN_ORDER + 1}), or the deck photographed "
+            f"twice in the same order ({2 * CARDS_IN_ORDER}, with its back {2 * CARDS_IN_ORDER + 1} or "
+            f"{2 * CARDS_IN_ORDER + 2})")
     return paths
 
 
@@ -587,27 +600,33 @@ def enroll_in_order(
     workers: int = 1,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
-    their order (``scan_in_order``), and perhaps its back, taken to be the picture the model finds
-    most like a back. Which card each picture is comes from their order
-    (``vision.deck_order.most_probable_order``: suits in any order, or in the order of ``suits``
-    where given; ranks up or down)."""
+    their order (``scan_in_order``), or 80, the deck photographed twice in the same order, and perhaps
+    a picture of its back in each pass, taken to be the pictures the model finds most like a back.
+    Which card each picture is comes from their order (``vision.deck_order.most_probable_order``:
+    suits in any order, or in the order of ``suits`` where given; ranks up or down)."""
     source = Path(folder)
     paths = scan_in_order(source)
+    division = passes_and_backs(len(paths))
+    if division is None:  # scan_in_order has refused such a folder already
+        raise EnrollmentError(f"{source}: {len(paths)} pictures are not a sorted deck")
+    passes, back_count = division
     pictures = read_picture_list(paths)
     cut = [cut_out_card_telling(picture) for picture in pictures]
     cards = [card for card, _ in cut]
     readings = classifier.classify(cards, top_k=1)
-    back = None
-    if len(paths) > CARDS_IN_ORDER:
-        back = int(np.argmax([reading.probabilities[classifier.labels.index(BACK)] for reading in readings]))
-    faces = [i for i in range(len(paths)) if i != back]
+    back_column = classifier.labels.index(BACK)
+    likeness = [-reading.probabilities[back_column] for reading in readings]
+    backs = sorted(int(i) for i in np.argsort(likeness, kind="stable")[:back_count])
+    faces = [i for i in range(len(paths)) if i not in backs]
     orders = ORDERS if suits is None else orders_of_suits(suits)
     faces_read = np.stack([readings[i].probabilities for i in faces])
     order = most_probable_order(faces_read, classifier.labels, orders)
-    labelled = {code: [cards[i]] for code, i in zip(order.codes, faces, strict=True)}
-    if back is not None:
-        labelled[BACK] = [cards[back]]
+    labelled: dict[str, list[np.ndarray]] = {}
+    for code, i in zip(order.codes * passes, faces, strict=True):
+        labelled.setdefault(code, []).append(cards[i])
+    if backs:
+        labelled[BACK] = [cards[i] for i in backs]
     profile = enroll_pictures(labelled, classifier, name=source.resolve().name, views=views, seed=seed,
                               renderer=renderer, head_views=head_views, cut=False, workers=workers)
     uncut = tuple(path for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
-    return Enrollment(profile, (), len(paths), uncut, order, None if back is None else paths[back])
+    return Enrollment(profile, (), len(paths), uncut, order, tuple(paths[i] for i in backs))

@@ -11,13 +11,15 @@ processes (``vision.worker_pool``; by default one per core of the machine): the 
 With ``--in-order`` the pictures need no names: ``DIR`` holds the 40 pictures of a sorted deck,
 named in the order they were taken (a phone's ``IMG_0001.jpg`` ...), and perhaps the back; which card
 each one is comes from that order (``vision.deck_order``: suits in any order, each from the Asso to
-the Re or back), which is printed for the player to check.
+the Re or back), which is printed for the player to check. The deck may be photographed twice in the
+same order (80 pictures, and perhaps its back in each pass): every card then has two pictures.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
@@ -73,7 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add("folder", type=Path, metavar="DIR", help="cartella con le foto delle carte")
     add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
     add("--in-order", action="store_true",
-        help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei nomi")
+        help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei "
+             "nomi; 40 foto, o 80 se il mazzo è fotografato due volte nello stesso ordine")
     add("--suits", type=suit_order, metavar="SEMI",
         help="con --in-order: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
@@ -148,14 +151,16 @@ def run(args: argparse.Namespace) -> int:
         back=text["back"] if BACK in classes else "", pictures=enrollment.pictures, views=args.views,
     ))
     if enrollment.order is not None:
-        _print_order(enrollment.order, enrollment.back_picture, args.lang)
+        _print_order(enrollment.order, enrollment.back_pictures, args.lang)
     return 0
 
 
-def _print_order(reading: OrderReading, back_picture: Path | None, lang: Lang) -> None:
+def _print_order(reading: OrderReading, back_pictures: Sequence[Path], lang: Lang) -> None:
     """The order the pictures were found in; on stderr, the next most probable where it is unsure."""
     text = MESSAGES[lang]
-    back = "" if back_picture is None else text["order_back"].format(file=back_picture.name)
+    back = ""
+    if back_pictures:
+        back = text["order_back"].format(file=", ".join(path.name for path in back_pictures))
     print(text["order"].format(order=describe_order(reading.order, lang), back=back))
     if reading.is_unsure:
         runner_up = reading.runner_up
