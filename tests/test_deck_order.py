@@ -65,15 +65,22 @@ def test_readings_that_tell_nothing_leave_no_margin() -> None:
     assert reading.margin == 0.0 and reading.is_unsure and reading.runner_up != reading.order
 
 
-def test_the_next_best_order_and_the_margin_over_it() -> None:
-    # Spade and bastoni hardly told apart: the order swapping them is the next best, by little.
-    order = DeckOrder(("c", "s", "b", "d"), ascending=True)
-    matrix = _readings_of(order, np.random.default_rng(5), right_rank=1.0)
+def _spade_like_bastoni(matrix: np.ndarray, order: DeckOrder, likeness: float) -> np.ndarray:
+    """``matrix`` with each spade or bastoni picture given ``likeness`` times its card's probability
+    for the same rank of the other suit, renormalised."""
+    matrix = matrix.copy()
     for row, code in enumerate(order.codes):
         if code[-1] in "sb":
             twin = code[:-1] + ("b" if code[-1] == "s" else "s")
-            matrix[row, CLASS_LABELS.index(twin)] = matrix[row, CLASS_LABELS.index(code)] * 0.9
-    reading = most_probable_order(matrix / matrix.sum(axis=1, keepdims=True), CLASS_LABELS)
+            matrix[row, CLASS_LABELS.index(twin)] = matrix[row, CLASS_LABELS.index(code)] * likeness
+    return matrix / matrix.sum(axis=1, keepdims=True)
+
+
+def test_the_next_best_order_and_the_margin_over_it() -> None:
+    # Spade and bastoni hardly told apart: the order swapping them is the next best, by little.
+    order = DeckOrder(("c", "s", "b", "d"), ascending=True)
+    matrix = _spade_like_bastoni(_readings_of(order, np.random.default_rng(5), right_rank=1.0), order, 0.9)
+    reading = most_probable_order(matrix, CLASS_LABELS)
     assert reading.order == order and reading.runner_up == DeckOrder(("c", "b", "s", "d"), True)
     assert 0 < reading.margin < UNSURE_MARGIN and reading.is_unsure
 
@@ -82,12 +89,7 @@ def test_a_deck_photographed_twice_is_ordered_by_both_passes() -> None:
     # The first pass alone hardly tells spade from bastoni and would take the wrong order;
     # the second, read well, settles it.
     order = DeckOrder(("c", "s", "b", "d"), ascending=True)
-    unsure = _readings_of(order, np.random.default_rng(5), right_rank=1.0)
-    for row, code in enumerate(order.codes):
-        if code[-1] in "sb":
-            twin = code[:-1] + ("b" if code[-1] == "s" else "s")
-            unsure[row, CLASS_LABELS.index(twin)] = unsure[row, CLASS_LABELS.index(code)] * 1.05
-    unsure /= unsure.sum(axis=1, keepdims=True)
+    unsure = _spade_like_bastoni(_readings_of(order, np.random.default_rng(5), right_rank=1.0), order, 1.05)
     assert most_probable_order(unsure, CLASS_LABELS).order == DeckOrder(("c", "b", "s", "d"), True)
     clear = _readings_of(order, np.random.default_rng(6), right_rank=0.6)
     reading = most_probable_order(np.concatenate([unsure, clear]), CLASS_LABELS)
