@@ -178,9 +178,10 @@ def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
 def _note_small_crops(widths: Sequence[int], lang: str) -> None:
     """On stderr, where half the images read or more are narrower than ``SMALL_CROP_WIDTH``: the cards
     are seen too small to be read as surely as larger ones."""
-    if not widths or float(np.median(widths)) >= SMALL_CROP_WIDTH:
+    median = float(np.median(widths)) if widths else float(SMALL_CROP_WIDTH)
+    if median >= SMALL_CROP_WIDTH:
         return
     message = MESSAGES[lang]["small"].format(
         small=sum(width < SMALL_CROP_WIDTH for width in widths), count=len(widths), width=SMALL_CROP_WIDTH,
-        median=round(float(np.median(widths))))
+        median=round(median))
     print(f"tressette classify: {message}", file=sys.stderr)
