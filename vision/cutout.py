@@ -131,15 +131,19 @@ class Region:
         return _clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
 
 
+def region_of(outline: np.ndarray, shape: tuple[int, ...]) -> Region:
+    """The region inside ``outline`` (a contour) of a mask of ``shape``."""
+    box = cv2.minAreaRect(outline)
+    box_area = box[1][0] * box[1][1]
+    filled = cv2.contourArea(outline) / max(box_area, 1.0)
+    return Region(outline, box, box_area / (shape[0] * shape[1]), filled)
+
+
 def _largest_region(mask: np.ndarray) -> Region | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
-    outline = max(contours, key=cv2.contourArea)
-    box = cv2.minAreaRect(outline)
-    box_area = box[1][0] * box[1][1]
-    return Region(outline, box, box_area / (mask.shape[0] * mask.shape[1]),
-                  cv2.contourArea(outline) / max(box_area, 1.0))
+    return region_of(max(contours, key=cv2.contourArea), mask.shape)
 
 
 def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
@@ -194,7 +198,7 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     found = [(region, is_hull) for region, is_hull in regions
              if region is not None and region.has_card_shape(min_share)]
     for region, is_hull in sorted(found, key=lambda found: -found[0].filled):
-        card = _warp_quad(picture, region.corners() / scale)
+        card = warp_quad(picture, region.corners() / scale)
         if not looks_cut or _is_card_on_a_light_table(picture, card, brighter=is_hull):
             return card, False
     return picture, not (looks_cut or framed)
@@ -208,7 +212,7 @@ def _min_card_share(looks_cut: bool, framed: bool) -> float:
     return MIN_CARD_IN_LIGHT_PICTURE if looks_cut else MIN_CARD_IN_PHOTO
 
 
-def _warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def warp_quad(picture: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The part of the picture inside ``quad`` (clockwise from the top left), straightened, upright."""
     out_w = max(8, round(float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2))
     out_h = max(8, round(float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2))

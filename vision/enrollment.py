@@ -34,6 +34,7 @@ import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, Readings, l2_normalise, softmax
+from vision.clip_cards import find_shown_cards
 from vision.crops import Artwork, CropSettings, prepare_artwork, render_card_crop
 from vision.cutout import cut_out_card, cut_out_card_telling
 from vision.deck_head import LinearHead, fit_head
@@ -462,9 +463,13 @@ class Enrollment:
     profile: DeckProfile
     missing_cards: tuple[str, ...]
     pictures: int
-    uncut: tuple[Path, ...] = ()
-    order: OrderReading | None = None  # pictures of a sorted deck (``enroll_in_order``): their order
-    back_pictures: tuple[Path, ...] = ()  # and which of them show the back
+    uncut: tuple[str, ...] = ()  # the files
+    order: OrderReading | None = None  # pictures of a sorted deck (``enroll_sorted``): their order
+    back_pictures: tuple[str, ...] = ()  # and the names of those that show the back
+    # the pictures enrolled, cut to the card, by class label (from a sorted deck or a clip: so that a
+    # player can look at them and keep them, named by card; ``write_card_pictures``)
+    labelled: Mapping[str, Sequence[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
+    picture_names: tuple[str, ...] = ()  # of a sorted deck's pictures, in the order taken
 
 
 def _is_picture(path: Path) -> bool:
@@ -586,7 +591,8 @@ def enroll_folder(
             uncut.extend([path] if is_uncut else [])
     profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
                               renderer=renderer, head_views=head_views, cut=False, workers=workers)
-    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()), tuple(uncut))
+    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()),
+                      tuple(str(path) for path in uncut))
 
 
 def enroll_in_order(
@@ -601,30 +607,105 @@ def enroll_in_order(
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), or 80, the deck photographed twice in the same order, and perhaps
-    a picture of its back in each pass, taken to be the pictures the model finds most like a back.
-    Which card each picture is comes from their order (``vision.deck_order.most_probable_order``:
-    suits in any order, or in the order of ``suits`` where given; ranks up or down)."""
+    a picture of its back in each pass (``enroll_sorted``)."""
     source = Path(folder)
     paths = scan_in_order(source)
-    passes = len(paths) // CARDS_IN_ORDER  # scan_in_order took 40-41 or 80-82 pictures
-    back_count = len(paths) - passes * CARDS_IN_ORDER
-    pictures = read_picture_list(paths)
-    cut = [cut_out_card_telling(picture) for picture in pictures]
-    cards = [card for card, _ in cut]
-    readings = classifier.classify(cards, top_k=1)
+    cut = [cut_out_card_telling(picture) for picture in read_picture_list(paths)]
+    uncut = tuple(str(path) for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
+    return enroll_sorted([card for card, _ in cut], [path.name for path in paths], source.resolve().name,
+                         classifier, views=views, seed=seed, renderer=renderer, suits=suits,
+                         head_views=head_views, workers=workers, uncut=uncut)
+
+
+def enroll_clip(
+    clip: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+) -> Enrollment:
+    """Enrol a sorted deck shown to the camera card after card in the video ``clip``
+    (``vision.clip_cards.find_shown_cards``: each card laid on the table and taken back), once or
+    twice, perhaps with its back in each pass (``enroll_sorted``). Each picture is named by the clip and
+    the time the card lay there (``partita.mp4@0:12.4``). Raise EnrollmentError listing the times of
+    the cards found when their number is not one a sorted deck gives (``passes_and_backs``)."""
+    source = Path(clip)
+    found = find_shown_cards(source)
+    times = [found.time_of(card.frame) for card in found.cards]
+    if passes_and_backs(len(found.cards)) is None:
+        listed = ", ".join(times) if times else "none"
+        raise EnrollmentError(
+            f"{source}: {len(found.cards)} cards found lying alone ({listed}); a sorted deck shown card "
+            f"after card gives {CARDS_IN_ORDER}, or {CARDS_IN_ORDER + 1} with its back, or twice that "
+            f"when shown twice. Lay each card on its own, take your hand off it for a moment, and film the "
+            f"table from above on a cloth darker than the cards")
+    return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
+                         source.stem, classifier, views=views, seed=seed, renderer=renderer, suits=suits,
+                         head_views=head_views, workers=workers)
+
+
+def enroll_sorted(
+    cards: Sequence[np.ndarray],
+    names: Sequence[str],
+    deck_name: str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+    uncut: tuple[str, ...] = (),
+) -> Enrollment:
+    """Enrol a sorted deck from its ``cards`` (pictures cut to the card), in the order taken, named
+    ``names`` for messages: 40, or 80 for the deck taken twice in the same order, and perhaps a picture
+    of its back in each pass, taken to be the pictures the model finds most like a back. Which card each
+    picture is comes from their order (``vision.deck_order.most_probable_order``: suits in any order,
+    or in the order of ``suits`` where given; ranks up or down). EnrollmentError for another count."""
+    division = passes_and_backs(len(cards))
+    if division is None:
+        raise EnrollmentError(f"{deck_name}: {len(cards)} pictures cannot be a sorted deck, taken once or "
+                              "twice")
+    passes, back_count = division
+    readings = classifier.classify(list(cards), top_k=1)
     back_column = classifier.labels.index(BACK)
     likeness = [-reading.probabilities[back_column] for reading in readings]
     backs = sorted(int(i) for i in np.argsort(likeness, kind="stable")[:back_count])
-    faces = [i for i in range(len(paths)) if i not in backs]
+    faces = [i for i in range(len(cards)) if i not in backs]
     orders = ORDERS if suits is None else orders_of_suits(suits)
     faces_read = np.stack([readings[i].probabilities for i in faces])
     order = most_probable_order(faces_read, classifier.labels, orders)
     labelled: dict[str, list[np.ndarray]] = {}
+    named: list[tuple[str, str]] = []
     for code, i in zip(order.codes * passes, faces, strict=True):
         labelled.setdefault(code, []).append(cards[i])
+        named.append((names[i], code))
     if backs:
         labelled[BACK] = [cards[i] for i in backs]
-    profile = enroll_pictures(labelled, classifier, name=source.resolve().name, views=views, seed=seed,
+        named.extend((names[i], BACK) for i in backs)
+    profile = enroll_pictures(labelled, classifier, name=deck_name, views=views, seed=seed,
                               renderer=renderer, head_views=head_views, cut=False, workers=workers)
-    uncut = tuple(path for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
-    return Enrollment(profile, (), len(paths), uncut, order, tuple(paths[i] for i in backs))
+    return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
+                      tuple(names))
+
+
+def write_card_pictures(folder: Path | str, labelled: Mapping[str, Sequence[np.ndarray]]) -> list[Path]:
+    """Write each picture into ``folder`` (made if missing) named by its card, as ``scan_folder``
+    reads them back: ``3c.jpg``, a second one ``3c-2.jpg``, ``back.jpg``; return the paths written.
+    Raise EnrollmentError naming a file that cannot be written."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise EnrollmentError(f"{out}: cannot make the folder for the card pictures: {error}") from None
+    written: list[Path] = []
+    for label, pictures in labelled.items():
+        for number, picture in enumerate(pictures, start=1):
+            path = out / (f"{label}.jpg" if number == 1 else f"{label}-{number}.jpg")
+            if not cv2.imwrite(str(path), picture):
+                raise EnrollmentError(f"{path}: cannot write the card picture")
+            written.append(path)
+    return written

@@ -13,6 +13,12 @@ named in the order they were taken (a phone's ``IMG_0001.jpg`` ...), and perhaps
 each one is comes from that order (``vision.deck_order``: suits in any order, each from the Asso to
 the Re or back), which is printed for the player to check. The deck may be photographed twice in the
 same order (80 pictures, and perhaps its back in each pass): every card then has two pictures.
+
+Given a video file instead of a folder (``DIR|VIDEO``: ``.mp4``, ``.mkv``, ``.mov`` ...), the sorted
+deck is taken from the clip of it shown to the camera card after card, each card laid on the table and
+taken back (``vision.clip_cards``); the order is found as for ``--in-order``. ``--save-pictures DIR``
+writes the pictures of a sorted deck or a clip named by the card found for each (``3c.jpg``), so that a
+player can look at them, and enrol them again by name.
 """
 
 from __future__ import annotations
@@ -25,8 +31,18 @@ from pathlib import Path
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int, whole_number_at_least
 from vision.classifier import CardClassifier
+from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
-from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, enroll_folder, enroll_in_order
+from vision.enrollment import (
+    DEFAULT_HEAD_VIEWS,
+    DEFAULT_SEED,
+    DEFAULT_VIEWS,
+    EnrollmentError,
+    enroll_clip,
+    enroll_folder,
+    enroll_in_order,
+    write_card_pictures,
+)
 from vision.worker_pool import machine_cores
 
 MESSAGES = {
@@ -43,7 +59,11 @@ MESSAGES = {
         "unsure": "attenzione: l'ordine delle foto è incerto, di poco più probabile del secondo: "
                   "{runner_up}.{hint} Oppure chiamate ogni foto col codice della carta.",
         "unsure_hint": " Se è quello giusto, ripetete con --suits {suits}.",
-        "suits_alone": "--suits va usato con --in-order",
+        "suits_alone": "--suits va usato con --in-order o con un video",
+        "save_alone": "--save-pictures va usato con --in-order o con un video",
+        "clip_found": "Nel video {clip} ho trovato {count} carte, dalla prima a {first} all'ultima a {last}.",
+        "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
+        "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
     },
     "en": {
         "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
@@ -58,7 +78,11 @@ MESSAGES = {
         "unsure": "warning: the order of the pictures is unsure, hardly more probable than the next: "
                   "{runner_up}.{hint} Or name each picture by its card code.",
         "unsure_hint": " If that is the right one, run again with --suits {suits}.",
-        "suits_alone": "--suits goes with --in-order",
+        "suits_alone": "--suits goes with --in-order or with a clip",
+        "save_alone": "--save-pictures goes with --in-order or with a clip",
+        "clip_found": "In the clip {clip} I found {count} cards, the first at {first}, the last at {last}.",
+        "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
+        "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
     },
 }
 
@@ -72,13 +96,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "cartelle 3c/ con più foto.",
     )
     add = parser.add_argument
-    add("folder", type=Path, metavar="DIR", help="cartella con le foto delle carte")
+    add("folder", type=Path, metavar="DIR|VIDEO",
+        help="cartella con le foto delle carte, oppure il video del mazzo ordinato mostrato carta per "
+             "carta alla telecamera (mp4, mkv, mov...): ogni carta posata sul tavolo e ripresa")
     add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
     add("--in-order", action="store_true",
         help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei "
              "nomi; 40 foto, o 80 se il mazzo è fotografato due volte nello stesso ordine")
     add("--suits", type=suit_order, metavar="SEMI",
-        help="con --in-order: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
+        help="con --in-order o un video: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
+    add("--save-pictures", type=Path, metavar="DIR",
+        help="con --in-order o un video: scrive in DIR le immagini delle carte col nome della carta "
+             "(3c.jpg ...), da guardare o da registrare di nuovo senza --in-order")
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
         help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
     add("--head-views", type=whole_number_at_least(0), default=DEFAULT_HEAD_VIEWS, metavar="N",
@@ -128,39 +157,51 @@ def describe_order(order: DeckOrder, lang: Lang = "it") -> str:
 
 def run(args: argparse.Namespace) -> int:
     text = MESSAGES[args.lang]
-    if args.suits is not None and not args.in_order:
-        print(f"tressette enroll: errore: {text['suits_alone']}", file=sys.stderr)
-        return 2
+    is_clip = is_clip_path(args.folder)
+    if args.folder.is_file() and not is_clip:
+        raise EnrollmentError(text["not_source"].format(path=args.folder, suffixes=", ".join(VIDEO_SUFFIXES)))
+    for option, name in ((args.suits, "suits_alone"), (args.save_pictures, "save_alone")):
+        if option is not None and not (args.in_order or is_clip):
+            print(f"tressette enroll: errore: {text[name]}", file=sys.stderr)
+            return 2
     classifier = CardClassifier.load(args.model, threads=args.threads)
-    if args.in_order:
-        enrollment = enroll_in_order(args.folder, classifier, views=args.views, seed=args.seed,
-                                     suits=args.suits, head_views=args.head_views, workers=args.threads)
+    options = {"views": args.views, "seed": args.seed, "head_views": args.head_views, "workers": args.threads}
+    if is_clip:
+        enrollment = enroll_clip(args.folder, classifier, suits=args.suits, **options)
+    elif args.in_order:
+        enrollment = enroll_in_order(args.folder, classifier, suits=args.suits, **options)
     else:
-        enrollment = enroll_folder(args.folder, classifier, views=args.views, seed=args.seed,
-                                   head_views=args.head_views, workers=args.threads)
+        enrollment = enroll_folder(args.folder, classifier, **options)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
     if enrollment.uncut:
-        files = ", ".join(str(path) for path in enrollment.uncut)
-        print(text["uncut"].format(count=len(enrollment.uncut), files=files), file=sys.stderr)
+        print(text["uncut"].format(count=len(enrollment.uncut), files=", ".join(enrollment.uncut)),
+              file=sys.stderr)
     enrollment.profile.save(args.out)
     classes = enrollment.profile.classes
+    if is_clip:
+        first, last = enrollment.picture_names[0], enrollment.picture_names[-1]
+        print(text["clip_found"].format(clip=args.folder, count=enrollment.pictures,
+                                        first=first.rpartition("@")[2], last=last.rpartition("@")[2]))
     print(text["done"].format(
         name=enrollment.profile.name, out=args.out, cards=sum(1 for c in classes if c != BACK),
         back=text["back"] if BACK in classes else "", pictures=enrollment.pictures, views=args.views,
     ))
     if enrollment.order is not None:
         _print_order(enrollment.order, enrollment.back_pictures, args.lang)
+    if args.save_pictures is not None:
+        written = write_card_pictures(args.save_pictures, enrollment.labelled)
+        print(text["saved"].format(count=len(written), folder=args.save_pictures))
     return 0
 
 
-def _print_order(reading: OrderReading, back_pictures: Sequence[Path], lang: Lang) -> None:
+def _print_order(reading: OrderReading, back_pictures: Sequence[str], lang: Lang) -> None:
     """The order the pictures were found in; on stderr, the next most probable where it is unsure."""
     text = MESSAGES[lang]
     back = ""
     if back_pictures:
-        back = text["order_back"].format(file=", ".join(path.name for path in back_pictures))
+        back = text["order_back"].format(file=", ".join(back_pictures))
     print(text["order"].format(order=describe_order(reading.order, lang), back=back))
     if reading.is_unsure:
         runner_up = reading.runner_up

@@ -13,8 +13,9 @@ people, sensor), so a frame is a pure function of the seed, the script, the deck
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import cv2
@@ -44,6 +45,8 @@ FLOOR_SIZE = (640, 360)
 FLOOR_BRIGHTNESS = 0.45
 FLOOR_BLUR_PX = 2.5
 RIM_BGR = (30, 45, 70)
+# Lays out what moves: (layout, difficulty, fps, the choreography's generator, card size in cm) -> timeline.
+TimelineMaker = Callable[[Layout, Difficulty, float, np.random.Generator, tuple[float, float]], Timeline]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,10 @@ class _View:
 class SceneRenderer:
     """Renders one match script with one deck under one setting; frames are deterministic from the seed."""
 
-    def __init__(self, script: MatchScript, deck: Deck, settings: RenderSettings) -> None:
+    def __init__(self, script: MatchScript, deck: Deck, settings: RenderSettings,
+                 timeline_maker: TimelineMaker | None = None) -> None:
+        """``timeline_maker`` lays out what moves (default: ``build_timeline`` of the match ``script``;
+        ``vision.scene.showing`` lays out a deck shown card after card instead)."""
         self.script = script
         self.deck = deck
         self.settings = settings
@@ -121,9 +127,9 @@ class SceneRenderer:
         self.camera = make_camera(settings.size, self.difficulty, self.layout, streams["camera"])
         self.pixels_per_cm = self.camera.focal / self.camera.height_cm
         self.textures: CardTextures = build_textures(deck.faces, deck.back, deck.name, self.pixels_per_cm)
-        self.timeline: Timeline = build_timeline(script, self.layout, self.difficulty, settings.fps,
-                                                 streams["choreography"],
-                                                 (self.textures.width_cm, self.textures.height_cm))
+        make = timeline_maker or partial(build_timeline, script)
+        self.timeline: Timeline = make(self.layout, self.difficulty, settings.fps, streams["choreography"],
+                                       (self.textures.width_cm, self.textures.height_cm))
         light_rng = streams["light"]
         self.lighting = Lighting(
             (float(light_rng.uniform(-25, 25)), float(light_rng.uniform(-20, 30)), LAMP_HEIGHT_CM),

@@ -1,0 +1,147 @@
+"""Finding the cards a player shows the camera one after another (``vision.clip_cards``), on clips the
+scene renderer films (``vision.scene.showing``), and the clip's errors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_render import synthetic_deck
+from vision.clip_cards import (
+    ClipError,
+    card_regions,
+    find_shown_cards,
+    is_clip_path,
+    read_frames,
+)
+from vision.decks import Deck
+from vision.scene.render import RenderSettings
+from vision.scene.showing import render_showing_clip, showing_renderer
+from vision.scene.truth import read_truth
+
+SHOWN = ("1c", "2d", "3s", "7b", "10c")
+
+
+def rest_events(truth: Path) -> list[dict]:
+    return read_truth(truth).of_kind("rest")
+
+
+@pytest.fixture(scope="module")
+def shown_clip(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Five cards of a deck drawn for tests, shown one after another at 1280x720 (normal preset)."""
+    folder = tmp_path_factory.mktemp("shown")
+    clip, truth = folder / "shown.mp4", folder / "shown.truth.jsonl"
+    render_showing_clip(SHOWN, synthetic_deck(), RenderSettings(seed=11, size=(1280, 720)), clip, truth)
+    return clip, truth
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance over the card's width, whichever corner each list starts from."""
+    width = float(np.linalg.norm(truth[0] - truth[1]))
+    return min(float(np.abs(np.roll(truth, k, axis=0) - found).max()) for k in range(4)) / width
+
+
+def test_every_card_shown_is_found_once_in_order_where_it_lay(shown_clip: tuple[Path, Path]) -> None:
+    clip, truth = shown_clip
+    found = find_shown_cards(clip)
+    rests = rest_events(truth)
+    assert [event["card"] for event in rests] == list(SHOWN)
+    assert len(found.cards) == len(SHOWN)
+    for card, rest in zip(found.cards, rests, strict=True):
+        assert rest["frame"] <= card.first_frame <= card.frame <= card.last_frame
+        assert corner_error(card.corners, np.array(rest["corners"])) < 0.25
+        assert card.crop.shape[0] > card.crop.shape[1]  # upright: portrait
+    assert found.fps == 10.0 and found.time_of(25) == "0:02.5"
+
+
+COLOURS = {"1c": (40, 40, 200), "2d": (0, 200, 230), "3s": (180, 60, 20), "7b": (30, 140, 30),
+           "10c": (160, 40, 160)}  # BGR
+
+
+def coloured_deck() -> Deck:
+    """The test deck with each card of ``SHOWN`` painted all over in its own colour."""
+    deck = synthetic_deck()
+    faces = dict(deck.faces)
+    for code, colour in COLOURS.items():
+        face = np.empty_like(faces[code])
+        face[:] = colour
+        faces[code] = face
+    return replace(deck, faces=faces)
+
+
+def test_each_crop_shows_the_card_that_lay_there(tmp_path: Path) -> None:
+    clip = tmp_path / "coloured.mp4"
+    render_showing_clip(SHOWN, coloured_deck(), RenderSettings(seed=4, size=(1280, 720)), clip)
+    found = find_shown_cards(clip)
+    seen = []
+    for card in found.cards:
+        height, width = card.crop.shape[:2]
+        middle = card.crop[height // 4: 3 * height // 4, width // 4: 3 * width // 4].reshape(-1, 3)
+        colour = np.median(middle, axis=0)
+        seen.append(min(COLOURS, key=lambda code: float(np.linalg.norm(colour - COLOURS[code]))))
+    assert seen == list(SHOWN)
+
+
+def test_the_showing_choreography_is_deterministic_and_takes_about_two_seconds_a_card() -> None:
+    settings = RenderSettings(seed=5, size=(1280, 720))
+    first = showing_renderer(SHOWN, synthetic_deck(), settings)
+    again = showing_renderer(SHOWN, synthetic_deck(), settings)
+    assert first.truth_events() == again.truth_events()
+    seconds_per_card = (first.frame_count / settings.fps - 2.0) / len(SHOWN)
+    assert 1.5 <= seconds_per_card <= 2.2
+    assert first.timeline.camera_bump_frame is None
+
+
+def test_an_empty_table_shows_no_card(tmp_path: Path) -> None:
+    clip = tmp_path / "empty.mp4"
+    render_showing_clip((), synthetic_deck(), RenderSettings(seed=2, size=(1280, 720)), clip)
+    found = find_shown_cards(clip)
+    assert found.cards == () and found.frame_count == 20
+
+
+def test_card_regions_are_card_shaped_marks_and_not_round_or_thin_ones() -> None:
+    mask = np.zeros((540, 960), np.uint8)
+    cv2.rectangle(mask, (400, 200), (440, 265), 255, -1)  # a card 41x66
+    cv2.circle(mask, (700, 300), 40, 255, -1)  # round: no card
+    cv2.rectangle(mask, (100, 100), (300, 115), 255, -1)  # a long thin strip: no card
+    cv2.rectangle(mask, (600, 40), (641, 106), 255, -1)  # a card-shaped outline around a spread hand:
+    cv2.rectangle(mask, (608, 48), (633, 98), 0, -1)  # half of it empty, open on one side
+    cv2.rectangle(mask, (630, 48), (641, 98), 0, -1)
+    regions = card_regions(mask)
+    assert len(regions) == 1
+    assert np.allclose(regions[0].box[0], (420, 232.5), atol=1.5)
+    assert card_regions(np.zeros((540, 960), np.uint8)) == []
+
+
+def test_a_missing_clip_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ClipError, match=r"nothing\.mp4: no such clip"):
+        find_shown_cards(tmp_path / "nothing.mp4")
+
+
+def test_a_file_that_is_no_video_is_named(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.mp4"
+    fake.write_text("not a video\n")
+    with pytest.raises(ClipError, match=r"fake\.mp4: (not a video OpenCV can read|the clip holds no frame)"):
+        find_shown_cards(fake)
+
+
+def test_a_truncated_clip_gives_the_frames_it_has(shown_clip: tuple[Path, Path], tmp_path: Path) -> None:
+    """A clip cut short (a phone's recording stopped, a copy broken off) is read up to where it stops."""
+    whole = shown_clip[0].read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole[: len(whole) // 2])
+    try:
+        frames = sum(1 for _ in read_frames(cut))
+    except ClipError as error:
+        assert "cut.mp4" in str(error)
+    else:
+        assert frames < sum(1 for _ in read_frames(shown_clip[0]))
+
+
+def test_clip_paths_are_known_by_suffix() -> None:
+    assert is_clip_path(Path("mazzo.MP4")) and is_clip_path(Path("a/b.mkv")) and is_clip_path(Path("x.mov"))
+    assert not is_clip_path(Path("3c.jpg")) and not is_clip_path(Path("foto"))

@@ -1,0 +1,343 @@
+"""The cards of a clip in which a player shows a deck to the camera, one card after the other.
+
+The player lays each card face up on the table under the camera, takes the hand off it for a moment,
+then takes the card away and lays the next (``vision.scene.showing`` films exactly that). This module
+finds each card while it lies alone and cuts it out of the frame, upright, for enrolment
+(``vision.enrollment.enroll_clip``).
+
+How (one pass over the clip; only a few small frames and one crop per card are kept in memory):
+
+1. The empty table: the per-pixel median of the frames of the clip's first ``EMPTY_SECONDS``. The
+   player starts filming on the empty table and lays the first card after a moment. (Not a median over
+   the whole clip: the cards lie in the same spot most of the time, and their white paper would win.)
+2. In each frame, what is unlike that table (pixels brighter or of another colour, since a shadow is
+   only darker, and edges the table does not have) forms regions (``card_regions``); a region whose
+   hull has a card's proportions and fills its box is a card lying alone. A card under a hand joins
+   the hand's region and is not taken.
+3. Frames in which a card lies at the same place (its centre within ``SAME_PLACE`` of its height, its
+   size within ``SAME_SIZE``) make one showing of a card; a gap of up to ``MAX_GAP_SECONDS`` in it (a
+   frame where the card was not found) is bridged, since no hand can take a card away and lay the next
+   one in that time. A showing shorter than ``MIN_SHOWN_SECONDS`` is dropped (a card sliding or
+   flicking past). Of the rest, the cards are those of the size and in the spot of most of them
+   (``_cards_among``): the player lays every card in about the same spot, and a hand, a sleeve or a
+   passing shadow that looked like a card for a moment is elsewhere, or of another size.
+4. Of each showing of a card, the sharpest crop (variance of its Laplacian) is kept, cut from the full frame.
+
+The camera must stay still: the table is learnt once, at the start. Measured on rendered clips of
+the normal preset (plain and patterned cloths, felt, wood, cream and white grounds among them), every
+card laid was found once and nothing else (``models/NOTEBOOK.md``); a plain white cloth may still hide
+a white card's edge (the same advice as for photos, ``vision.cutout``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cutout import Region, region_of, warp_quad
+from vision.errors import VisionError
+
+VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".avi", ".webm", ".h264", ".m4v")
+WORK_WIDTH = 960  # frames are searched at this width; crops come from the full frame
+EMPTY_SECONDS = 0.5
+BRIGHTER = 6.0  # CIELAB lightness (8-bit scale) above the table's: paper
+OTHER_COLOUR = 12.0  # a*b* distance from the table's colour: ink, a coloured back
+MUCH_DARKER = 45.0  # darker than this below the table's: ink on a light cloth, not a card's shadow
+MIN_CARD_SHARE = 0.0008  # of the frame: a card 40 px wide in a 1280x720 frame is about 0.0026
+MAX_CARD_SHARE = 0.12
+MIN_FILLED = 0.88  # of its box, by the region's hull: a rectangle seen from above
+MIN_SOLIDITY = 0.85  # of its hull, by the region: a card with bites of cloth-like paper, not a spread hand
+CARD_PROPORTIONS = (0.45, 0.9)  # short side over long side, with the mask's fringe: Piacentine to wide French
+SAME_PLACE = 0.12
+SAME_SIZE = 0.15
+MAX_GAP_SECONDS = 0.35
+MIN_SHOWN_SECONDS = 0.3
+CARD_SIZE_SPREAD = 0.2  # every card of a deck lies at one size: a region of another is not one of them
+SAME_SPOT = 2.5  # card heights: every card is laid in about the same spot, under the camera
+UNKNOWN_FPS = 30.0
+EDGE_THRESHOLDS = (10, 30)  # Canny on the blurred lightness: a white card's edge on a cream cloth
+GROUPING = 15  # px at the working width: marks this close belong to one thing
+
+
+class ClipError(VisionError):
+    """A clip that cannot be read, or in which the cards cannot be told apart."""
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class ShownCard:
+    """One card shown: the frames it lay alone in (first and last, inclusive), the frame its crop is
+    cut from, that crop (upright, BGR), and where it lay in that frame (``[4, 2]`` pixels, clockwise
+    from the top left)."""
+
+    first_frame: int
+    last_frame: int
+    frame: int
+    crop: np.ndarray
+    corners: np.ndarray
+
+
+@dataclass(frozen=True)
+class ClipCards:
+    """What ``find_shown_cards`` found: the cards in the order shown, the clip's frame rate and length."""
+
+    path: Path
+    cards: tuple[ShownCard, ...]
+    fps: float
+    frame_count: int
+
+    def time_of(self, frame: int) -> str:
+        """``m:ss.s`` of ``frame``: where a player finds it in the clip."""
+        seconds = frame / self.fps
+        return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+
+
+def is_clip_path(path: Path) -> bool:
+    """Whether ``path`` names a video file by its suffix (it need not exist)."""
+    return path.suffix.lower() in VIDEO_SUFFIXES
+
+
+def _open(path: Path) -> cv2.VideoCapture:
+    if not path.is_file():
+        raise ClipError(f"{path}: no such clip")
+    capture = cv2.VideoCapture(str(path))
+    if not capture.isOpened():
+        raise ClipError(f"{path}: not a video OpenCV can read")
+    return capture
+
+
+def read_frames(path: Path) -> Iterator[np.ndarray]:
+    """Every frame of the clip at ``path``, BGR; raise ClipError naming it when it cannot be opened or
+    holds no frame."""
+    capture = _open(path)
+    try:
+        count = 0
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                break
+            count += 1
+            yield frame
+        if count == 0:
+            raise ClipError(f"{path}: the clip holds no frame that can be decoded")
+    finally:
+        capture.release()
+
+
+def clip_fps(path: Path) -> float:
+    """The clip's frame rate as its file states it, or ``UNKNOWN_FPS`` where it states none."""
+    capture = _open(path)
+    try:
+        fps = float(capture.get(cv2.CAP_PROP_FPS))
+    finally:
+        capture.release()
+    return fps if 1.0 <= fps <= 240.0 else UNKNOWN_FPS
+
+
+def _work_scale(frame: np.ndarray) -> float:
+    return min(1.0, WORK_WIDTH / frame.shape[1])
+
+
+def _small(frame: np.ndarray, scale: float) -> np.ndarray:
+    if scale >= 1.0:
+        return frame
+    size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _edges(lightness: np.ndarray) -> np.ndarray:
+    return cv2.Canny(np.clip(lightness, 0, 255).astype(np.uint8), EDGE_THRESHOLDS[0], EDGE_THRESHOLDS[1])
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class EmptyTable:
+    """The empty table at the working width: its colours (CIELAB, float32) and where it has edges of its
+    own (a cloth's pattern, a board's grain), widened a little so a camera's shake does not count."""
+
+    lab: np.ndarray
+    edges: np.ndarray
+
+    @classmethod
+    def from_image(cls, image: np.ndarray) -> EmptyTable:
+        lab = _lab(image)
+        return cls(lab, cv2.dilate(_edges(lab[:, :, 0]), np.ones((5, 5), np.uint8)))
+
+
+def empty_table(frames: list[np.ndarray]) -> EmptyTable:
+    """The table without cards or hands: the per-pixel median of ``frames`` (at the working width)."""
+    return EmptyTable.from_image(np.median(np.stack(frames), axis=0).astype(np.uint8))
+
+
+def unlike_table_mask(small: np.ndarray, table: EmptyTable) -> np.ndarray:
+    """``uint8`` mask of what in ``small`` (BGR) is not the empty table: pixels brighter by
+    ``BRIGHTER``, of another colour by ``OTHER_COLOUR`` or darker by ``MUCH_DARKER`` (a shadow is only a
+    little darker); the edges of the frame's difference from the table, and edges the table does not
+    have (both trace a white card's outline on a cream cloth, where its paper hardly differs). The
+    frame's lightness is first matched to the table's, for a camera that changes its exposure."""
+    lab = _lab(small)
+    gain = float(np.median(table.lab[:, :, 0])) / max(float(np.median(lab[:, :, 0])), 1.0)
+    lab[:, :, 0] *= gain
+    lighter = lab[:, :, 0] - table.lab[:, :, 0]
+    colour = np.linalg.norm(lab[:, :, 1:] - table.lab[:, :, 1:], axis=2)
+    mask = ((lighter > BRIGHTER) | (colour > OTHER_COLOUR) | (lighter < -MUCH_DARKER)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    return mask | _edges(lighter + 128.0) | (_edges(lab[:, :, 0]) & ~table.edges)
+
+
+def _closed(mask: np.ndarray, size: int) -> np.ndarray:
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+
+
+def _filled_shape(component: np.ndarray, short_side: float) -> np.ndarray:
+    """The component with gaps up to a quarter of its shorter side closed, its holes filled, and what
+    sticks out of it thinner than a fifth of that side cut off: a card whose outline and print were only
+    partly found becomes the whole card; fingers stay apart, and a stray line along it goes."""
+    closed = _closed(component, max(3, round(short_side / 4) | 1))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(closed)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    size = max(3, round(short_side / 5) | 1)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+
+
+def _is_card_shaped(region: Region) -> bool:
+    proportion = min(region.box[1]) / max(*region.box[1], 1.0)
+    return (MIN_CARD_SHARE <= region.share <= MAX_CARD_SHARE and region.filled > MIN_FILLED
+            and CARD_PROPORTIONS[0] <= proportion <= CARD_PROPORTIONS[1])
+
+
+def card_regions(mask: np.ndarray) -> list[Region]:
+    """The parts of ``mask`` shaped like a card lying alone: groups of marks (gaps up to ``GROUPING`` px
+    bridged) which, filled (``_filled_shape``), fill ``MIN_SOLIDITY`` of their convex hull (paper as
+    light as the cloth leaves bites in a card's edge), and whose hull has a card's proportions, lies
+    between ``MIN_CARD_SHARE`` and ``MAX_CARD_SHARE`` of the frame and fills its box over
+    ``MIN_FILLED``. Which of them is a card the clip tells: cards come back to one spot at one size."""
+    grouped = _closed(mask, GROUPING)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grouped)
+    frame_area = mask.shape[0] * mask.shape[1]
+    found: list[Region] = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if not MIN_CARD_SHARE * frame_area / 2 <= area <= MAX_CARD_SHARE * frame_area:
+            continue
+        pad = max(w, h) // 2 + 2
+        top, left = max(0, y - pad), max(0, x - pad)
+        window = np.where(labels[top:y + h + pad, left:x + w + pad] == label,
+                          grouped[top:y + h + pad, left:x + w + pad], 0).astype(np.uint8)
+        region = _card_shaped_region(window, (left, top), mask.shape)
+        if region is not None:
+            found.append(region)
+    return found
+
+
+def _card_shaped_region(window: np.ndarray, origin: tuple[int, int], shape: tuple[int, ...]) -> Region | None:
+    """The hull of the one group in ``window`` (at ``origin`` in a mask of ``shape``) where it passes
+    ``card_regions``' tests, else None."""
+    outline = cv2.findContours(window, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    box = cv2.minAreaRect(max(outline, key=cv2.contourArea))
+    filled_shape = _filled_shape(window, min(box[1]))
+    contours = cv2.findContours(filled_shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    if not contours:
+        return None
+    filled = max(contours, key=cv2.contourArea) + np.array(origin, dtype=np.int32)
+    hull = cv2.convexHull(filled)
+    region = region_of(hull, shape)
+    solidity = cv2.contourArea(filled) / max(cv2.contourArea(hull), 1.0)
+    return region if _is_card_shaped(region) and solidity >= MIN_SOLIDITY else None
+
+
+def sharpness(crop: np.ndarray) -> float:
+    """Variance of the Laplacian of the crop's grey image at a fixed size: higher is sharper."""
+    grey = cv2.cvtColor(cv2.resize(crop, (96, 144), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
+
+
+@dataclass
+class _Showing:
+    """A card seen lying alone in consecutive frames (gaps bridged), with its sharpest crop so far."""
+
+    first_frame: int
+    last_frame: int
+    centre: np.ndarray
+    height: float
+    best: ShownCard
+    best_sharpness: float
+
+    def is_same_place(self, centre: np.ndarray, height: float) -> bool:
+        return (float(np.linalg.norm(centre - self.centre)) <= SAME_PLACE * self.height
+                and abs(height - self.height) <= SAME_SIZE * self.height)
+
+
+def _height(box: tuple[tuple[float, float], tuple[float, float], float]) -> float:
+    return float(max(box[1]))
+
+
+def _is_like(showing: _Showing, other: _Showing) -> bool:
+    """Whether the two are of one size (within ``CARD_SIZE_SPREAD``) and lie within ``SAME_SPOT`` card
+    heights of each other."""
+    return (abs(showing.height - other.height) <= CARD_SIZE_SPREAD * other.height
+            and float(np.linalg.norm(showing.centre - other.centre)) <= SAME_SPOT * other.height)
+
+
+def _cards_among(showings: list[_Showing]) -> list[_Showing]:
+    """The showings of cards: those like the showing that most others are like (``_is_like``). A
+    deck's cards are many, of one size, in one spot; a hand resting now and then is fewer, or larger."""
+    if not showings:
+        return []
+    likeness = [sum(_is_like(other, showing) for other in showings) for showing in showings]
+    typical = showings[int(np.argmax(likeness))]
+    return [showing for showing in showings if _is_like(showing, typical)]
+
+
+def _follow(showings: list[_Showing], region: Region, frame: np.ndarray, index: int, scale: float,
+            max_gap: int) -> None:
+    """Add ``region`` (found at ``scale`` in frame ``index``) to the showing at its place, if one was
+    seen in the last ``max_gap`` frames, keeping the sharper crop; else start a showing with it."""
+    centre, height = np.array(region.box[0]) / scale, _height(region.box) / scale
+    corners = region.corners() / scale
+    crop = warp_quad(frame, corners.astype(np.float32))
+    shown, score = ShownCard(index, index, index, crop, corners), sharpness(crop)
+    # a region in one odd frame (a fingertip touching the card) must not end the showing it interrupts
+    same = [s for s in showings if index - s.last_frame <= max_gap and s.is_same_place(centre, height)]
+    if not same:
+        showings.append(_Showing(index, index, centre, height, shown, score))
+        return
+    showing = same[-1]
+    showing.last_frame = index
+    if score > showing.best_sharpness:
+        showing.best, showing.best_sharpness = shown, score
+
+
+def find_shown_cards(path: Path | str) -> ClipCards:
+    """The cards shown one after another in the clip at ``path`` (see the module's docstring), in order;
+    raise ClipError naming the clip when it cannot be read."""
+    source = Path(path)
+    fps = clip_fps(source)
+    empty_frames = max(1, round(EMPTY_SECONDS * fps))
+    max_gap = max(1, round(MAX_GAP_SECONDS * fps))
+    min_frames = max(2, round(MIN_SHOWN_SECONDS * fps))
+    showings: list[_Showing] = []
+    first: list[np.ndarray] = []
+    table: EmptyTable | None = None
+    frame_count = 0
+    for index, frame in enumerate(read_frames(source)):
+        frame_count = index + 1
+        scale = _work_scale(frame)
+        if table is None:
+            first.append(_small(frame, scale))
+            if len(first) == empty_frames:
+                table, first = empty_table(first), []
+            continue
+        for region in card_regions(unlike_table_mask(_small(frame, scale), table)):
+            _follow(showings, region, frame, index, scale, max_gap)
+    lasting = [s for s in showings if s.last_frame - s.first_frame + 1 >= min_frames]
+    cards = tuple(ShownCard(s.first_frame, s.last_frame, s.best.frame, s.best.crop, s.best.corners)
+                  for s in _cards_among(lasting))
+    return ClipCards(source, cards, fps, frame_count)
