@@ -96,6 +96,16 @@ def test_the_showing_choreography_is_deterministic_and_takes_about_two_seconds_a
     assert first.timeline.camera_bump_frame is None
 
 
+def test_a_phone_clip_at_thirty_frames_a_second_is_searched_ten_times_a_second(tmp_path: Path) -> None:
+    clip = tmp_path / "telefono.mp4"
+    render_showing_clip(SHOWN[:3], synthetic_deck(), RenderSettings(seed=8, size=(1280, 720), fps=30.0), clip)
+    found = find_shown_cards(clip)
+    assert found.fps == 30.0
+    assert len(found.cards) == 3
+    assert all(card.frame % 3 == 0 for card in found.cards)
+    assert [index for index, _ in read_frames(clip, every=3)][:4] == [0, 3, 6, 9]
+
+
 def test_an_empty_table_shows_no_card(tmp_path: Path) -> None:
     clip = tmp_path / "empty.mp4"
     render_showing_clip((), synthetic_deck(), RenderSettings(seed=2, size=(1280, 720)), clip)
@@ -135,7 +145,7 @@ def test_a_truncated_clip_gives_the_frames_it_has(shown_clip: tuple[Path, Path],
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(whole[: len(whole) // 2])
     try:
-        frames = sum(1 for _ in read_frames(cut))
+        frames = sum(1 for _ in read_frames(cut))  # (index, frame) pairs
     except ClipError as error:
         assert "cut.mp4" in str(error)
     else:

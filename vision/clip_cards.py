@@ -5,7 +5,8 @@ then takes the card away and lays the next (``vision.scene.showing`` films exact
 finds each card while it lies alone and cuts it out of the frame, upright, for enrolment
 (``vision.enrollment.enroll_clip``).
 
-How (one pass over the clip; only a few small frames and one crop per card are kept in memory):
+How (one pass over the clip, searching ``SCAN_FPS`` frames a second; a few small frames and the crops
+of the cards' sightings are kept in memory):
 
 1. The empty table: the per-pixel median of the frames of the clip's first ``EMPTY_SECONDS``. The
    player starts filming on the empty table and lays the first card after a moment. (Not a median over
@@ -15,13 +16,16 @@ How (one pass over the clip; only a few small frames and one crop per card are k
    hull has a card's proportions and fills its box is a card lying alone. A card under a hand joins
    the hand's region and is not taken.
 3. Frames in which a card lies at the same place (its centre within ``SAME_PLACE`` of its height, its
-   size within ``SAME_SIZE``) make one showing of a card; a gap of up to ``MAX_GAP_SECONDS`` in it (a
-   frame where the card was not found) is bridged, since no hand can take a card away and lay the next
-   one in that time. A showing shorter than ``MIN_SHOWN_SECONDS`` is dropped (a card sliding or
-   flicking past). Of the rest, the cards are those of the size and in the spot of most of them
-   (``_cards_among``): the player lays every card in about the same spot, and a hand, a sleeve or a
-   passing shadow that looked like a card for a moment is elsewhere, or of another size.
-4. Of each showing of a card, the sharpest crop (variance of its Laplacian) is kept, cut from the full frame.
+   size within ``SAME_SIZE``: on a grained table a region is ragged) make one showing of a card; a gap
+   of up to ``MAX_GAP_SECONDS`` in it (a frame where the card was not found) is bridged, since no
+   hand can take a card away and lay the next one in that time. A showing shorter than
+   ``MIN_SHOWN_SECONDS`` is dropped (a card sliding or flicking past). Of the rest, the cards are
+   those of the size and in the spot of most of them (``_cards_among``): the player lays every card in
+   about the same spot, and a hand, a sleeve or a passing shadow that looked like a card for a moment
+   is elsewhere, or of another size.
+4. Of each showing of a card, the crop kept is cut from the full frame where its region's box is
+   nearest the deck's card size (a stray mark joined to the card makes it larger), the sharpest
+   (variance of its Laplacian) of those as near.
 
 The camera must stay still: the table is learnt once, at the start. Measured on rendered clips of
 the normal preset (plain and patterned cloths, felt, wood, cream and white grounds among them), every
@@ -43,6 +47,7 @@ from vision.errors import VisionError
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".mov", ".avi", ".webm", ".h264", ".m4v")
 WORK_WIDTH = 960  # frames are searched at this width; crops come from the full frame
+SCAN_FPS = 10.0  # frames searched per second of clip (of a phone's 30, every third)
 EMPTY_SECONDS = 0.5
 BRIGHTER = 6.0  # CIELAB lightness (8-bit scale) above the table's: paper
 OTHER_COLOUR = 12.0  # a*b* distance from the table's colour: ink, a coloured back
@@ -52,12 +57,13 @@ MAX_CARD_SHARE = 0.12
 MIN_FILLED = 0.88  # of its box, by the region's hull: a rectangle seen from above
 MIN_SOLIDITY = 0.85  # of its hull, by the region: a card with bites of cloth-like paper, not a spread hand
 CARD_PROPORTIONS = (0.45, 0.9)  # short side over long side, with the mask's fringe: Piacentine to wide French
-SAME_PLACE = 0.12
-SAME_SIZE = 0.15
+SAME_PLACE = 0.25  # of the card's height: a card lying still, its region a little ragged from frame to frame
+SAME_SIZE = 0.3
+SIDES_TOLERANCE = 0.03  # of the card's sides: sightings this near the deck's card size are as good
 MAX_GAP_SECONDS = 0.35
 MIN_SHOWN_SECONDS = 0.3
-CARD_SIZE_SPREAD = 0.2  # every card of a deck lies at one size: a region of another is not one of them
-SAME_SPOT = 2.5  # card heights: every card is laid in about the same spot, under the camera
+CARD_SIZE_SPREAD = 0.16  # every card of a deck lies at one size: a region of another is not one of them
+SAME_SPOT = 1.5  # card heights (14 cm for an Italian card): every card is laid in about the same spot
 UNKNOWN_FPS = 30.0
 EDGE_THRESHOLDS = (10, 30)  # Canny on the blurred lightness: a white card's edge on a cream cloth
 GROUPING = 15  # px at the working width: marks this close belong to one thing
@@ -82,7 +88,8 @@ class ShownCard:
 
 @dataclass(frozen=True)
 class ClipCards:
-    """What ``find_shown_cards`` found: the cards in the order shown, the clip's frame rate and length."""
+    """What ``find_shown_cards`` found: the cards in the order shown, the clip's frame rate, and how many
+    of its frames it went through (up to the last one searched)."""
 
     path: Path
     cards: tuple[ShownCard, ...]
@@ -109,19 +116,21 @@ def _open(path: Path) -> cv2.VideoCapture:
     return capture
 
 
-def read_frames(path: Path) -> Iterator[np.ndarray]:
-    """Every frame of the clip at ``path``, BGR; raise ClipError naming it when it cannot be opened or
-    holds no frame."""
+def read_frames(path: Path, every: int = 1) -> Iterator[tuple[int, np.ndarray]]:
+    """Every ``every``-th frame of the clip at ``path`` with its index, BGR (the frames between are
+    only grabbed, not decoded into pictures); raise ClipError naming the clip when it cannot be opened
+    or holds no frame."""
     capture = _open(path)
     try:
-        count = 0
-        while True:
-            ok, frame = capture.read()
-            if not ok:
-                break
-            count += 1
-            yield frame
-        if count == 0:
+        index = 0
+        while capture.grab():
+            if index % every == 0:
+                ok, frame = capture.retrieve()
+                if not ok:
+                    break
+                yield index, frame
+            index += 1
+        if index == 0:
             raise ClipError(f"{path}: the clip holds no frame that can be decoded")
     finally:
         capture.release()
@@ -178,8 +187,9 @@ def empty_table(frames: list[np.ndarray]) -> EmptyTable:
 def unlike_table_mask(small: np.ndarray, table: EmptyTable) -> np.ndarray:
     """``uint8`` mask of what in ``small`` (BGR) is not the empty table: pixels brighter by
     ``BRIGHTER``, of another colour by ``OTHER_COLOUR`` or darker by ``MUCH_DARKER`` (a shadow is only a
-    little darker); the edges of the frame's difference from the table, and edges the table does not
-    have (both trace a white card's outline on a cream cloth, where its paper hardly differs). The
+    little darker); and, away from the table's own edges (a cloth's print shifts a little from frame to
+    frame), the edges of the frame and of its difference from the table (both trace a white card's
+    outline on a cream cloth, where its paper hardly differs). The
     frame's lightness is first matched to the table's, for a camera that changes its exposure."""
     lab = _lab(small)
     gain = float(np.median(table.lab[:, :, 0])) / max(float(np.median(lab[:, :, 0])), 1.0)
@@ -188,7 +198,7 @@ def unlike_table_mask(small: np.ndarray, table: EmptyTable) -> np.ndarray:
     colour = np.linalg.norm(lab[:, :, 1:] - table.lab[:, :, 1:], axis=2)
     mask = ((lighter > BRIGHTER) | (colour > OTHER_COLOUR) | (lighter < -MUCH_DARKER)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
-    return mask | _edges(lighter + 128.0) | (_edges(lab[:, :, 0]) & ~table.edges)
+    return mask | ((_edges(lighter + 128.0) | _edges(lab[:, :, 0])) & ~table.edges)
 
 
 def _closed(mask: np.ndarray, size: int) -> np.ndarray:
@@ -203,7 +213,7 @@ def _filled_shape(component: np.ndarray, short_side: float) -> np.ndarray:
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(closed)
     cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
-    size = max(3, round(short_side / 5) | 1)
+    size = max(3, round(short_side / 3) | 1)
     return cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
 
 
@@ -259,60 +269,97 @@ def sharpness(crop: np.ndarray) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_32F).var())
 
 
+@dataclass(frozen=True, eq=False)  # holds arrays
+class _Sighting:
+    """A card-shaped region in one frame: its crop and corners (full frame), box sides (long, short),
+    centre, and how sharp the crop is."""
+
+    frame: int
+    crop: np.ndarray
+    corners: np.ndarray
+    sides: np.ndarray
+    centre: np.ndarray
+    sharpness: float
+
+
 @dataclass
 class _Showing:
-    """A card seen lying alone in consecutive frames (gaps bridged), with its sharpest crop so far."""
+    """A card seen lying alone in consecutive frames (gaps bridged): every sighting of it. Its place and
+    size are those of its first sighting."""
 
-    first_frame: int
-    last_frame: int
-    centre: np.ndarray
-    height: float
-    best: ShownCard
-    best_sharpness: float
+    sightings: list[_Sighting]
 
-    def is_same_place(self, centre: np.ndarray, height: float) -> bool:
-        return (float(np.linalg.norm(centre - self.centre)) <= SAME_PLACE * self.height
-                and abs(height - self.height) <= SAME_SIZE * self.height)
+    @property
+    def first_frame(self) -> int:
+        return self.sightings[0].frame
+
+    @property
+    def last_frame(self) -> int:
+        return self.sightings[-1].frame
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.sightings[0].centre
+
+    @property
+    def height(self) -> float:
+        return float(np.median([sighting.sides[0] for sighting in self.sightings]))
+
+    def is_same_place(self, sighting: _Sighting) -> bool:
+        return (float(np.linalg.norm(sighting.centre - self.centre)) <= SAME_PLACE * self.height
+                and abs(sighting.sides[0] - self.height) <= SAME_SIZE * self.height)
+
+    def best(self, card_sides: np.ndarray) -> ShownCard:
+        """The sighting whose box is nearest the deck's card (``card_sides``: a stray mark joined to the
+        card for a frame makes it larger) and, of those as near within ``SIDES_TOLERANCE``, the sharpest."""
+        errors = [float(np.abs(s.sides - card_sides).sum() / card_sides.sum()) for s in self.sightings]
+        near = [s for s, error in zip(self.sightings, errors, strict=True)
+                if error <= min(errors) + SIDES_TOLERANCE]
+        chosen = max(near, key=lambda s: s.sharpness)
+        return ShownCard(self.first_frame, self.last_frame, chosen.frame, chosen.crop, chosen.corners)
 
 
-def _height(box: tuple[tuple[float, float], tuple[float, float], float]) -> float:
-    return float(max(box[1]))
-
-
-def _is_like(showing: _Showing, other: _Showing) -> bool:
-    """Whether the two are of one size (within ``CARD_SIZE_SPREAD``) and lie within ``SAME_SPOT`` card
-    heights of each other."""
-    return (abs(showing.height - other.height) <= CARD_SIZE_SPREAD * other.height
+def _is_like(showing: _Showing, other: _Showing, spread: float = CARD_SIZE_SPREAD) -> bool:
+    """Whether ``showing`` is of ``other``'s size (within ``spread`` of it) and lies within
+    ``SAME_SPOT`` of its heights from it."""
+    return (abs(showing.height - other.height) <= spread * other.height
             and float(np.linalg.norm(showing.centre - other.centre)) <= SAME_SPOT * other.height)
 
 
 def _cards_among(showings: list[_Showing]) -> list[_Showing]:
-    """The showings of cards: those like the showing that most others are like (``_is_like``). A
-    deck's cards are many, of one size, in one spot; a hand resting now and then is fewer, or larger."""
+    """The showings of cards: those like (``_is_like``) the showing that most others are close to
+    (within half that spread, so that a size between a card's and a resting hand's does not gather
+    both). A deck's cards are many, of one size, in one spot; a hand resting now and then is larger."""
     if not showings:
         return []
-    likeness = [sum(_is_like(other, showing) for other in showings) for showing in showings]
-    typical = showings[int(np.argmax(likeness))]
+    closeness = [sum(_is_like(other, showing, CARD_SIZE_SPREAD / 2) for other in showings)
+                 for showing in showings]
+    typical = showings[int(np.argmax(closeness))]
     return [showing for showing in showings if _is_like(showing, typical)]
 
 
-def _follow(showings: list[_Showing], region: Region, frame: np.ndarray, index: int, scale: float,
-            max_gap: int) -> None:
-    """Add ``region`` (found at ``scale`` in frame ``index``) to the showing at its place, if one was
-    seen in the last ``max_gap`` frames, keeping the sharper crop; else start a showing with it."""
-    centre, height = np.array(region.box[0]) / scale, _height(region.box) / scale
+def _sighting(region: Region, frame: np.ndarray, index: int, scale: float) -> _Sighting:
+    """``region`` (found at ``scale``) cut out of the full ``frame``."""
     corners = region.corners() / scale
     crop = warp_quad(frame, corners.astype(np.float32))
-    shown, score = ShownCard(index, index, index, crop, corners), sharpness(crop)
-    # a region in one odd frame (a fingertip touching the card) must not end the showing it interrupts
-    same = [s for s in showings if index - s.last_frame <= max_gap and s.is_same_place(centre, height)]
-    if not same:
-        showings.append(_Showing(index, index, centre, height, shown, score))
-        return
-    showing = same[-1]
-    showing.last_frame = index
-    if score > showing.best_sharpness:
-        showing.best, showing.best_sharpness = shown, score
+    sides = np.array(sorted(region.box[1], reverse=True), dtype=np.float64) / scale
+    return _Sighting(index, crop, corners, sides, np.array(region.box[0]) / scale, sharpness(crop))
+
+
+def _follow(showings: list[_Showing], sighting: _Sighting, max_gap: int) -> None:
+    """Add ``sighting`` to the showing at its place, if one was seen in the last ``max_gap`` frames;
+    else start a showing with it. (A region in one odd frame, a fingertip touching the card, must not
+    end the showing it interrupts: every showing still open is looked at.)"""
+    same = [s for s in showings if sighting.frame - s.last_frame <= max_gap and s.is_same_place(sighting)]
+    if same:
+        same[-1].sightings.append(sighting)
+    else:
+        showings.append(_Showing([sighting]))
+
+
+def _deck_card_sides(showings: list[_Showing]) -> np.ndarray:
+    """The sides of the deck's cards: the median box over every sighting of them."""
+    return np.median(np.stack([s.sides for showing in showings for s in showing.sightings]), axis=0)
 
 
 def find_shown_cards(path: Path | str) -> ClipCards:
@@ -320,14 +367,15 @@ def find_shown_cards(path: Path | str) -> ClipCards:
     raise ClipError naming the clip when it cannot be read."""
     source = Path(path)
     fps = clip_fps(source)
-    empty_frames = max(1, round(EMPTY_SECONDS * fps))
-    max_gap = max(1, round(MAX_GAP_SECONDS * fps))
-    min_frames = max(2, round(MIN_SHOWN_SECONDS * fps))
+    every = max(1, round(fps / SCAN_FPS))
+    empty_frames = max(1, round(EMPTY_SECONDS * fps / every))
+    max_gap = max(every, round(MAX_GAP_SECONDS * fps))
+    min_frames = max(2 * every, round(MIN_SHOWN_SECONDS * fps))
     showings: list[_Showing] = []
     first: list[np.ndarray] = []
     table: EmptyTable | None = None
     frame_count = 0
-    for index, frame in enumerate(read_frames(source)):
+    for index, frame in read_frames(source, every):
         frame_count = index + 1
         scale = _work_scale(frame)
         if table is None:
@@ -336,8 +384,9 @@ def find_shown_cards(path: Path | str) -> ClipCards:
                 table, first = empty_table(first), []
             continue
         for region in card_regions(unlike_table_mask(_small(frame, scale), table)):
-            _follow(showings, region, frame, index, scale, max_gap)
-    lasting = [s for s in showings if s.last_frame - s.first_frame + 1 >= min_frames]
-    cards = tuple(ShownCard(s.first_frame, s.last_frame, s.best.frame, s.best.crop, s.best.corners)
-                  for s in _cards_among(lasting))
-    return ClipCards(source, cards, fps, frame_count)
+            _follow(showings, _sighting(region, frame, index, scale), max_gap)
+    lasting = [s for s in showings if s.last_frame - s.first_frame + every >= min_frames]
+    cards = _cards_among(lasting)
+    card_sides = _deck_card_sides(cards) if cards else np.ones(2)
+    found = tuple(showing.best(card_sides) for showing in cards)
+    return ClipCards(source, found, fps, frame_count)
