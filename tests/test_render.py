@@ -8,28 +8,19 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.cards import CARD_CODES
 from vision.decks import Deck
 from vision.scene.camera import Camera, CameraError, parse_size
 from vision.scene.difficulty import DifficultyError, get_difficulty
+from vision.scene.drawn_deck import drawn_deck
 from vision.scene.layout import LayoutError, make_layout
 from vision.scene.render import RenderSettings, SceneRenderer, card_corners
 from vision.scene.script import ScriptError, script_from_score
 from vision.scene.truth import TruthError, read_truth, write_truth
 
-SUIT_COLOURS = {"c": (40, 40, 200), "d": (0, 170, 220), "s": (160, 60, 20), "b": (30, 120, 30)}
-
 
 def synthetic_deck(name: str = "synthetic", with_back: bool = True) -> Deck:
     """Forty white cards with a coloured border and the code printed large (no artwork needed)."""
-    faces = {}
-    for code in CARD_CODES:
-        face = np.full((180, 110, 3), 245, np.uint8)
-        cv2.rectangle(face, (6, 6), (103, 173), SUIT_COLOURS[code[-1]], 5)
-        cv2.putText(face, code, (12, 100), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 3, cv2.LINE_AA)
-        faces[code] = face
-    back = np.full((180, 110, 3), (40, 40, 150), np.uint8) if with_back else None
-    return Deck(name=name, faces=faces, back=back, italian=False)
+    return drawn_deck(name, with_back)
 
 
 TRICKS = [
