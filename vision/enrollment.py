@@ -640,8 +640,9 @@ def enroll_clip(
         raise EnrollmentError(
             f"{source}: {len(found.cards)} cards found lying alone ({listed}); a sorted deck shown card "
             f"after card gives {CARDS_IN_ORDER}, or {CARDS_IN_ORDER + 1} with its back, or twice that "
-            f"when shown twice. Lay each card on its own, take your hand off it for a moment, and film the "
-            f"table from above on a cloth darker than the cards")
+            f"when shown twice. Film from above with the camera still, start on the empty table, lay each "
+            f"card on its own in about the same spot and take your hand off it for a moment; a plain white "
+            f"cloth hides white cards")
     return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
                          source.stem, classifier, views=views, seed=seed, renderer=renderer, suits=suits,
                          head_views=head_views, workers=workers)
