@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.cards import BACK, CARD_CODES
 from table.cli import main
+from tests.test_enrollment import photos_of
 from tests.test_render import synthetic_deck
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
@@ -112,3 +114,26 @@ def test_a_deck_shown_to_the_camera_is_enrolled_and_its_pictures_kept(
     crops = [render_card_crop(prepare_artwork(deck.faces[code]), rng) for code in CARD_CODES]
     read = CardClassifier.load(DEFAULT_MODEL_PATH).classify(crops, profile=enrolled)
     assert np.mean([p.card == code for p, code in zip(read, CARD_CODES, strict=True)]) >= 0.95
+
+
+@needs_cards
+def test_a_card_taken_twice_in_a_row_is_pointed_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A sorted deck photographed with the Tre di denari taken twice and the Quattro skipped: every name
+    after it is one off, and the two pictures are named in a warning."""
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / "napoletane")
+    photos, again = photos_of(deck, 8), photos_of(deck, 9)
+    order = DeckOrder(("c", "d", "s", "b"), ascending=True)
+    folder = tmp_path / "foto"
+    folder.mkdir()
+    for number, code in enumerate(order.codes, start=1):
+        photo = again["3d"][0] if code == "4d" else photos[code][0]
+        cv2.imwrite(str(folder / f"IMG_{number}.jpg"), photo)
+    assert main(["enroll", "--in-order", "--views", "2", "--head-views", "0", "--out",
+                 str(tmp_path / "m.npz"), str(folder)]) == 0
+    error = capsys.readouterr().err
+    assert "sembrano la stessa carta due volte" in error
+    assert "IMG_13.jpg e IMG_14.jpg" in error
+    assert error.count(" e IMG_") == 1

@@ -65,6 +65,10 @@ TEMPERATURE = 0.03
 # 0.92 at most (those of a card buried under fingers 0.99: the card itself, read anyway), the cards the
 # model read as "none" 0.92-0.99; from 0.95 on, 99.72% of the uncovered cards read right against 99.46%.
 SURE_MATCH = 0.95
+# Two pictures in a row of a sorted deck whose embeddings are this close are taken to show one card twice.
+# On rendered clips (models/NOTEBOOK.md, "Enrolment from a clip"), one card in two clips: 0.941-0.998,
+# median 0.984; two cards in a row of one clip: at most 0.814 on a known deck, 0.964 on an unseen one.
+SAME_CARD_COSINE = 0.97
 MAX_PICTURE_HEIGHT = 460
 _META_KEY = "meta"
 _PROTOTYPES_KEY = "prototypes"
@@ -470,6 +474,7 @@ class Enrollment:
     # player can look at them and keep them, named by card; ``write_card_pictures``)
     labelled: Mapping[str, Sequence[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
     picture_names: tuple[str, ...] = ()  # of a sorted deck's pictures, in the order taken
+    alike_neighbours: tuple[tuple[str, str], ...] = ()  # pictures in a row that look like one card twice
 
 
 def _is_picture(path: Path) -> bool:
@@ -677,6 +682,7 @@ def enroll_sorted(
     backs = sorted(int(i) for i in np.argsort(likeness, kind="stable")[:back_count])
     faces = [i for i in range(len(cards)) if i not in backs]
     orders = ORDERS if suits is None else orders_of_suits(suits)
+    alike = _alike_neighbours([readings[i].embedding for i in faces], [names[i] for i in faces])
     faces_read = np.stack([readings[i].probabilities for i in faces])
     order = most_probable_order(faces_read, classifier.labels, orders)
     labelled: dict[str, list[np.ndarray]] = {}
@@ -690,7 +696,16 @@ def enroll_sorted(
     profile = enroll_pictures(labelled, classifier, name=deck_name, views=views, seed=seed,
                               renderer=renderer, head_views=head_views, cut=False, workers=workers)
     return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
-                      tuple(names))
+                      tuple(names), alike)
+
+
+def _alike_neighbours(embeddings: Sequence[np.ndarray], names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The pairs of pictures, one right after the other, whose embeddings are within cosine
+    ``SAME_CARD_COSINE``: most likely one card taken twice (and, in a sorted deck, the next one
+    skipped), which would shift every name after it."""
+    unit = [embedding / max(float(np.linalg.norm(embedding)), 1e-9) for embedding in embeddings]
+    return tuple((names[i], names[i + 1]) for i in range(len(unit) - 1)
+                 if float(unit[i] @ unit[i + 1]) >= SAME_CARD_COSINE)
 
 
 def write_card_pictures(folder: Path | str, labelled: Mapping[str, Sequence[np.ndarray]]) -> list[Path]:

@@ -64,6 +64,8 @@ MESSAGES = {
         "clip_found": "Nel video {clip} ho trovato {count} carte, dalla prima a {first} all'ultima a {last}.",
         "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
         "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
+        "alike": "attenzione: queste immagini, una dopo l'altra, sembrano la stessa carta due volte; se è "
+                 "così, i nomi di tutte quelle dopo sono spostati di uno, e conviene rifarle: {pairs}",
     },
     "en": {
         "missing": "warning: {count} cards are missing, the profile does not know them: {cards}",
@@ -83,6 +85,8 @@ MESSAGES = {
         "clip_found": "In the clip {clip} I found {count} cards, the first at {first}, the last at {last}.",
         "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
         "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
+        "alike": "warning: these pictures, one right after the other, look like the same card twice; if so, "
+                 "the names of all those after are shifted by one, and they are worth taking again: {pairs}",
     },
 }
 
@@ -190,6 +194,10 @@ def run(args: argparse.Namespace) -> int:
     ))
     if enrollment.order is not None:
         _print_order(enrollment.order, enrollment.back_pictures, args.lang)
+    if enrollment.alike_neighbours:
+        pairs = "; ".join(f"{first} e {second}" if args.lang == "it" else f"{first} and {second}"
+                          for first, second in enrollment.alike_neighbours)
+        print(text["alike"].format(pairs=pairs), file=sys.stderr)
     if args.save_pictures is not None:
         written = write_card_pictures(args.save_pictures, enrollment.labelled)
         print(text["saved"].format(count=len(written), folder=args.save_pictures))
