@@ -682,30 +682,27 @@ def enroll_sorted(
     backs = sorted(int(i) for i in np.argsort(likeness, kind="stable")[:back_count])
     faces = [i for i in range(len(cards)) if i not in backs]
     orders = ORDERS if suits is None else orders_of_suits(suits)
-    alike = _alike_neighbours([readings[i].embedding for i in faces], [names[i] for i in faces])
+    alike = _alike_neighbours(np.stack([readings[i].embedding for i in faces]), [names[i] for i in faces])
     faces_read = np.stack([readings[i].probabilities for i in faces])
     order = most_probable_order(faces_read, classifier.labels, orders)
     labelled: dict[str, list[np.ndarray]] = {}
-    named: list[tuple[str, str]] = []
     for code, i in zip(order.codes * passes, faces, strict=True):
         labelled.setdefault(code, []).append(cards[i])
-        named.append((names[i], code))
     if backs:
         labelled[BACK] = [cards[i] for i in backs]
-        named.extend((names[i], BACK) for i in backs)
     profile = enroll_pictures(labelled, classifier, name=deck_name, views=views, seed=seed,
                               renderer=renderer, head_views=head_views, cut=False, workers=workers)
     return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
                       tuple(names), alike)
 
 
-def _alike_neighbours(embeddings: Sequence[np.ndarray], names: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The pairs of pictures, one right after the other, whose embeddings are within cosine
-    ``SAME_CARD_COSINE``: most likely one card taken twice (and, in a sorted deck, the next one
+def _alike_neighbours(embeddings: np.ndarray, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The pairs of pictures, one right after the other, whose embeddings (``[N, D]``) are within
+    cosine ``SAME_CARD_COSINE``: most likely one card taken twice (and, in a sorted deck, the next one
     skipped), which would shift every name after it."""
-    unit = [embedding / max(float(np.linalg.norm(embedding)), 1e-9) for embedding in embeddings]
-    return tuple((names[i], names[i + 1]) for i in range(len(unit) - 1)
-                 if float(unit[i] @ unit[i + 1]) >= SAME_CARD_COSINE)
+    unit = l2_normalise(embeddings)
+    cosines = np.einsum("nd,nd->n", unit[:-1], unit[1:])
+    return tuple((names[i], names[i + 1]) for i in np.flatnonzero(cosines >= SAME_CARD_COSINE))
 
 
 def write_card_pictures(folder: Path | str, labelled: Mapping[str, Sequence[np.ndarray]]) -> list[Path]:

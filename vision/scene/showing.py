@@ -3,8 +3,8 @@
 The choreography: the player at seat 0 brings each card in from their side, lays it face up near the
 middle of the table (a few centimetres off, turned a little, as a hand does), lets go and draws the hand
 back a hand's breadth, leaves the card alone for a moment, then picks it up and takes it away before
-bringing the next one. About 1.8 s a card, so a deck of 40 takes a little over a minute. Every card at
-rest is a ``rest`` truth event, with the frame it landed on.
+bringing the next one. About 1.9 s a card: a deck of 40 takes 77 s, the empty second at each end
+included. Every card at rest is a ``rest`` truth event, with the frame it landed on.
 
 The clip has no camera bump (a player enrolling a deck does not knock the camera), whatever the preset.
 """
