@@ -144,6 +144,24 @@ def test_corner_dropout_silences_the_branch_for_some_training_crops_and_never_wh
     assert not (reading == 0).all(dim=1).any()
 
 
+def test_the_network_trains_on_the_cpu_unless_a_device_is_named() -> None:
+    assert parse_args(["--out", "m.onnx"]).device == "cpu"
+    assert parse_args(["--out", "m.onnx", "--device", "cpu"]).device == "cpu"
+
+
+def test_a_device_that_is_not_a_torch_device_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--device", "gpu0"])
+    assert "--device 'gpu0' is not a torch device" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA GPU")
+def test_a_cuda_device_on_a_machine_without_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--device", "cuda"])
+    assert "--device 'cuda': this torch has no CUDA GPU to use" in capsys.readouterr().err
+
+
 def test_a_corner_dropout_outside_zero_to_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         parse_args(["--out", "m.onnx", "--corner", "--corner-dropout", "1.0"])

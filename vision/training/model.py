@@ -93,8 +93,8 @@ class MixStyle(nn.Module):
             return x
         mean = x.mean(dim=(2, 3), keepdim=True).detach()
         std = (x.var(dim=(2, 3), keepdim=True) + self.eps).sqrt().detach()
-        weight = self.beta.sample((len(x), 1, 1, 1)).to(x.dtype)
-        partner = torch.randperm(len(x))
+        weight = self.beta.sample((len(x), 1, 1, 1)).to(x.device, x.dtype)
+        partner = torch.randperm(len(x), device=x.device)
         mixed_mean = weight * mean + (1 - weight) * mean[partner]
         mixed_std = weight * std + (1 - weight) * std[partner]
         return (x - mean) / std * mixed_std + mixed_mean

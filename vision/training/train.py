@@ -24,8 +24,10 @@ heads reading the suit and the rank apart; these three tried and not shipped, se
 on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
 exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
-differ in the last bits between machines. The shipped model's full command is in ``models/README.md``,
-"Training".
+differ in the last bits between machines. ``--device cuda`` runs the network on a GPU (the pool is still
+rendered, and every batch built, on the CPU; the exported model is the same kind of file); a GPU's
+kernels are not bit-identical to the CPU's, so a run there is the same recipe, not the same weights.
+The shipped model's full command is in ``models/README.md``, "Training".
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ class TrainConfig:
     lite0_lr: float = 0.25
     number_swap: float = 0.0
     jumbo_index: float = 0.0
+    device: str = "cpu"
 
     @property
     def augmentations(self) -> Augmentations:
@@ -151,7 +154,8 @@ RANK_TARGETS = np.array([RANKS.index(parse_card(label).rank) if is_card_code(lab
 def suit_rank_loss(model: CardNet, embedding: torch.Tensor, labels: np.ndarray) -> torch.Tensor:
     """The mean of the cross-entropies of the suit and the rank heads over the crops that show a card."""
     suit_logits, rank_logits = model.suit_rank_logits(embedding)
-    suits, ranks = torch.from_numpy(SUIT_TARGETS[labels]), torch.from_numpy(RANK_TARGETS[labels])
+    suits = torch.from_numpy(SUIT_TARGETS[labels]).to(embedding.device)
+    ranks = torch.from_numpy(RANK_TARGETS[labels]).to(embedding.device)
     if bool((suits == IGNORED).all()):
         return embedding.sum() * 0.0
     return 0.5 * (F.cross_entropy(suit_logits, suits, ignore_index=IGNORED)
@@ -164,8 +168,8 @@ def accuracy(model: CardNet, images: np.ndarray, labels: np.ndarray, config: Tra
     correct = 0
     with torch.no_grad():
         for start in range(0, len(images), 256):
-            logits, _ = model(_batch_tensor(images[start:start + 256], config, None))
-            correct += int((logits.argmax(1).numpy() == labels[start:start + 256]).sum())
+            logits, _ = model(_batch_tensor(images[start:start + 256], config, None).to(config.device))
+            correct += int((logits.argmax(1).cpu().numpy() == labels[start:start + 256]).sum())
     model.train()
     return correct / max(1, len(images))
 
@@ -188,7 +192,7 @@ def refresh_batch_norm(model: CardNet, images: np.ndarray, config: TrainConfig,
     with torch.no_grad():
         for _ in range(NORM_BATCHES):
             index = np.sort(rng.choice(len(images), min(config.batch, len(images)), replace=False))
-            model(_batch_tensor(images[index], config, rng))
+            model(_batch_tensor(images[index], config, rng).to(config.device))
     for norm, momentum in zip(norms, momenta, strict=True):
         norm.momentum = momentum
     model.eval()
@@ -215,8 +219,9 @@ def train(config: TrainConfig) -> CardNet:
 
 def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     """Render the pools, train, and return (the weights of the last step, the model to export), both in
-    eval mode; the two are the same model unless ``average_from`` averages the weights of the last steps
-    (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it never saw)."""
+    eval mode and on the CPU; the two are the same model unless ``average_from`` averages the weights of
+    the last steps (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it
+    never saw). The network trains on ``config.device``; batches are built on the CPU and sent there."""
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -248,6 +253,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     if isinstance(model.features, Lite0Trunk):
         copied = model.features.load_pretrained()
         _log(f"trunk: {config.lite0_blocks} blocks of EfficientNet-Lite0, {copied} ImageNet tensors")
+    model.to(config.device)
     groups, peaks = parameter_groups(model, config)
     optimiser = torch.optim.AdamW(groups, lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=peaks, total_steps=config.steps,
@@ -267,8 +273,8 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
         batch = _batch_tensor(images[index], config, rng)
         if config.randconv > 0:
             batch = random_convolutions(batch, config.randconv, convolutions)
-        logits, embedding = model(batch)
-        target = torch.from_numpy(labels[index])
+        logits, embedding = model(batch.to(config.device, non_blocking=True))
+        target = torch.from_numpy(labels[index]).to(config.device)
         loss = F.cross_entropy(logits, target, label_smoothing=config.label_smoothing)
         if config.suit_rank > 0:
             loss = loss + config.suit_rank * suit_rank_loss(model, embedding, labels[index])
@@ -290,7 +296,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
             _log(f"{line} ({time.perf_counter() - started:.0f} s)")
     model.eval()
     if averaged is None:
-        return model, model
+        return model.cpu(), model
     average: CardNet = averaged.module
     refresh_batch_norm(average, images, config, rng)
     line = (f"averaged {averaged.n_averaged.item()} weights: "
@@ -298,7 +304,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     if held is not None:
         line += f" held-out {accuracy(average, held[0], held[1], config):.4f}"
     _log(line)
-    return model, average.eval()
+    return model.cpu(), average.cpu().eval()
 
 
 # The options that are a share from 0 to 1, and what each is a share of (for the error that refuses one).
@@ -318,6 +324,21 @@ SHARES: dict[str, str] = {
 }
 
 
+def device_problem(name: str) -> str | None:
+    """Why ``--device name`` cannot train here (not a torch device, or one this machine lacks), or None."""
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        return f"--device {name!r} is not a torch device (cpu, cuda, cuda:1, mps): {error}"
+    if device.type == "cuda" and not torch.cuda.is_available():
+        return f"--device {name!r}: this torch has no CUDA GPU to use (torch {torch.__version__}); use cpu"
+    if device.type == "cuda" and (device.index or 0) >= torch.cuda.device_count():
+        return f"--device {name!r}: this machine has {torch.cuda.device_count()} CUDA GPUs"
+    if device.type == "mps" and not torch.backends.mps.is_available():
+        return f"--device {name!r}: this torch has no MPS GPU to use; use cpu"
+    return None
+
+
 def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser = argparse.ArgumentParser(prog="python -m vision.training.train",
                                      description=__doc__.split("\n")[0])
@@ -332,6 +353,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--embedding-dim", type=int, default=TrainConfig.embedding_dim)
     parser.add_argument("--threads", type=int, default=TrainConfig.threads, help="torch threads")
     parser.add_argument("--workers", type=int, default=TrainConfig.workers, help="rendering processes")
+    parser.add_argument("--device", default=TrainConfig.device,
+                        help="where the network trains: cpu (default), or a torch device such as cuda")
     parser.add_argument("--restyle", type=float, default=TrainConfig.restyle,
                         help="share of training cards redrawn as another deck's print (validation: none)")
     parser.add_argument("--figure-swap", type=float, default=TrainConfig.figure_swap,
@@ -432,6 +455,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
             lite0_weights_path()
         except VisionError as error:
             parser.error(str(error))
+    problem = device_problem(args.device)
+    if problem:
+        parser.error(problem)
     if not 0.0 < args.lite0_lr <= 1.0:
         parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
     root = find_cards_root()
@@ -454,7 +480,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
         keep_final=args.keep_final, lite0_blocks=args.lite0_blocks, lite0_lr=args.lite0_lr,
-        number_swap=args.number_swap, jumbo_index=args.jumbo_index,
+        number_swap=args.number_swap, jumbo_index=args.jumbo_index, device=args.device,
     )
 
 
