@@ -13,10 +13,12 @@ import pytest
 from tests.test_render import synthetic_deck
 from vision.clip_cards import (
     ClipError,
+    EmptyTable,
     card_regions,
     find_shown_cards,
     is_clip_path,
     read_frames,
+    unlike_table_mask,
 )
 from vision.decks import Deck
 from vision.scene.render import RenderSettings
@@ -125,6 +127,41 @@ def test_card_regions_are_card_shaped_marks_and_not_round_or_thin_ones() -> None
     assert len(regions) == 1
     assert np.allclose(regions[0].box[0], (420, 232.5), atol=1.5)
     assert card_regions(np.zeros((540, 960), np.uint8)) == []
+
+
+def test_a_card_on_a_grained_table_is_cut_to_its_paper_not_to_the_grain_joined_to_it() -> None:
+    mask = np.zeros((540, 960), np.uint8)
+    card = cv2.boxPoints(((480, 270), (60, 95), 10)).astype(np.float32)  # turned 10 degrees
+    cv2.fillPoly(mask, [card.astype(np.int32)], 255)  # paper unlike the wood all over
+    for y in (215, 240, 300, 322):
+        cv2.line(mask, (380, y), (600, y), 255, 1)  # grain lines across it, joined to it by the grouping
+    regions = card_regions(mask)
+    assert len(regions) == 1
+    assert corner_error(regions[0].corners(), card) < 0.05  # the grain tilted the box: 0.14
+
+
+def test_a_card_found_only_by_its_outline_keeps_its_region() -> None:
+    mask = np.zeros((540, 960), np.uint8)
+    card = cv2.boxPoints(((480, 270), (60, 95), 10)).astype(np.float32)
+    cv2.polylines(mask, [card.astype(np.int32)], True, 255, 2)  # a white card on a cream cloth
+    cv2.circle(mask, (480, 270), 10, 255, -1)  # its one pip: a solid part, but no card
+    regions = card_regions(mask)
+    assert len(regions) == 1
+    assert corner_error(regions[0].corners(), card) < 0.05
+
+
+def test_a_cloths_faint_print_in_a_noisy_frame_neither_marks_the_table_nor_joins_the_card() -> None:
+    table = np.full((540, 960, 3), 70, np.uint8)
+    for x in range(60, 960, 120):
+        for y in range(60, 540, 120):
+            cv2.circle(table, (x, y), 40, (76, 76, 76), 2, cv2.LINE_AA)  # a damask, its lines just too faint
+    frame = np.clip(table + np.random.default_rng(3).normal(0, 2.5, table.shape), 0, 255).astype(np.uint8)
+    empty = EmptyTable.from_image(table)
+    assert (unlike_table_mask(frame, empty) > 0).mean() < 0.001  # with the frame's thresholds: 2.4%
+    cv2.rectangle(frame, (450, 220), (510, 315), (230, 230, 230), -1)  # a card over one of its circles
+    regions = card_regions(unlike_table_mask(frame, empty))
+    assert len(regions) == 1
+    assert sorted(regions[0].box[1]) == pytest.approx([64, 99], abs=3)  # joined to the circle: 106x144
 
 
 def test_a_missing_clip_is_named(tmp_path: Path) -> None:
