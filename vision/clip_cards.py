@@ -73,7 +73,7 @@ TABLE_EDGE_THRESHOLDS = (5, 15)  # the table's own edges, fainter too: a noisy f
 GROUPING = 15  # px at the working width: marks this close belong to one thing
 SOLID_OPENING = 0.1  # of the card's shorter side: marks thinner (grain, a shadow's edge) are no paper
 SOLID_FILLED = 0.9  # of its box, by the solid part: the card's paper found whole
-SOLID_AREA = (0.7, 1.05)  # of the region's box, by the solid part's box: the same card, less what clung to it
+SOLID_AREA = (0.7, 0.98)  # of the region's box, by the solid part's box: the same card, less what clung to it
 
 
 class ClipError(VisionError):
