@@ -265,7 +265,7 @@ def _snapped_to_paper(mask: np.ndarray, region: Region) -> Region:
     shorter side; it is taken when it fills ``SOLID_FILLED`` of its own box, has a card's shape, and
     its box is ``SOLID_AREA`` of the region's. A card found only by its outline and print (a white card
     on a cream cloth) has no solid part and keeps its region."""
-    outline = cv2.convexHull(region.outline).astype(np.int32)
+    outline = region.outline.astype(np.int32)  # already the hull (``_card_shaped_region``)
     left, top, width, height = cv2.boundingRect(outline)
     window = mask[top:top + height, left:left + width]
     hull = np.zeros_like(window)
@@ -277,16 +277,12 @@ def _snapped_to_paper(mask: np.ndarray, region: Region) -> Region:
     contours = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(left, top))[0]
     if not contours:
         return region
-    paper = max(contours, key=cv2.contourArea)
-    box = cv2.minAreaRect(paper)
-    box_area = box[1][0] * box[1][1]
-    area_share = box_area / max(region.box[1][0] * region.box[1][1], 1.0)
-    is_whole = cv2.contourArea(paper) / max(box_area, 1.0) >= SOLID_FILLED
+    paper = region_of(max(contours, key=cv2.contourArea), mask.shape)
+    if paper.filled < SOLID_FILLED or not SOLID_AREA[0] <= paper.share / region.share <= SOLID_AREA[1]:
+        return region
     # The box's own corners: the opening rounds the paper's, and a camera overhead sees a rectangle.
-    snapped = region_of(cv2.boxPoints(box).reshape(-1, 1, 2).astype(np.float32), mask.shape)
-    if is_whole and SOLID_AREA[0] <= area_share <= SOLID_AREA[1] and _is_card_shaped(snapped):
-        return snapped
-    return region
+    snapped = region_of(cv2.boxPoints(paper.box).reshape(-1, 1, 2).astype(np.float32), mask.shape)
+    return snapped if _is_card_shaped(snapped) else region
 
 
 def _card_shaped_region(window: np.ndarray, origin: tuple[int, int], shape: tuple[int, ...]) -> Region | None:

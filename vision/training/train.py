@@ -273,7 +273,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
         batch = _batch_tensor(images[index], config, rng)
         if config.randconv > 0:
             batch = random_convolutions(batch, config.randconv, convolutions)
-        logits, embedding = model(batch.to(config.device, non_blocking=True))
+        logits, embedding = model(batch.to(config.device))
         target = torch.from_numpy(labels[index]).to(config.device)
         loss = F.cross_entropy(logits, target, label_smoothing=config.label_smoothing)
         if config.suit_rank > 0:
@@ -294,9 +294,9 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
                 if held is not None:
                     line += f" held-out {accuracy(model, held[0], held[1], config):.4f}"
             _log(f"{line} ({time.perf_counter() - started:.0f} s)")
-    model.eval()
+    model.eval().cpu()
     if averaged is None:
-        return model.cpu(), model
+        return model, model
     average: CardNet = averaged.module
     refresh_batch_norm(average, images, config, rng)
     line = (f"averaged {averaged.n_averaged.item()} weights: "
@@ -304,7 +304,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     if held is not None:
         line += f" held-out {accuracy(average, held[0], held[1], config):.4f}"
     _log(line)
-    return model.cpu(), average.cpu().eval()
+    return model, average.cpu().eval()
 
 
 # The options that are a share from 0 to 1, and what each is a share of (for the error that refuses one).
