@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,9 @@ from vision.classifier import (
 )
 from vision.crops import prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
 from vision.decks import find_cards_root, find_image, list_styles, read_image
+from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
+from vision.straighten import straightened
 
 # ---------------------------------------------------------------------------------------------------
 # A tiny hand-written ONNX file (protobuf wire format), for the error paths only: the `onnx` package is
@@ -333,11 +336,13 @@ def unsure_half(readings: Readings) -> tuple[float, np.ndarray]:
 @needs_cards
 def test_only_the_crops_read_unsure_upright_are_read_turned_too() -> None:
     crops = cards_and_noise(seed=4)
-    one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False, tight_view=False)
+    one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False, tight_view=False,
+                                  straighten_below=0.0)
     upright = one_way.read(crops)
     turned = one_way.read([cv2.rotate(crop, cv2.ROTATE_180) for crop in crops])
     threshold, unsure = unsure_half(upright)
-    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=threshold).read(crops)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=threshold,
+                               straighten_below=0.0).read(crops)
     both_ways = (upright.probabilities + turned.probabilities) / 2
     expected = np.where(unsure[:, None], both_ways, upright.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-4)
@@ -348,8 +353,9 @@ def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> No
     rng = np.random.default_rng(8)
     crops = [rng.integers(0, 255, (int(rng.integers(60, 300)), int(rng.integers(40, 200)), 3), dtype=np.uint8)
              for _ in range(4)]
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5)
-    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5, turned_below=1.5)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, straighten_below=0.0)
+    every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5, turned_below=1.5,
+                                     straighten_below=0.0)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     both = every_crop.read(crops)
     np.testing.assert_allclose(both.probabilities, (whole.probabilities + cut.probabilities) / 2, atol=1e-5)
@@ -361,10 +367,11 @@ def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> No
 @needs_cards
 def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     crops = cards_and_noise(seed=3)
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, straighten_below=0.0)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     threshold, unsure = unsure_half(whole)
-    read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold, turned_below=1.5).read(crops)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold, turned_below=1.5,
+                               straighten_below=0.0).read(crops)
     expected = np.where(unsure[:, None], (whole.probabilities + cut.probabilities) / 2, whole.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-5)
     assert read.features is not None and whole.features is not None and cut.features is not None
@@ -373,7 +380,48 @@ def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     np.testing.assert_allclose(read.embeddings[~unsure], whole.embeddings[~unsure], atol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["unsure_below", "turned_below"])
+def askew_crops(style: str, count: int, degrees: float, seed: int) -> tuple[list[np.ndarray], list[str]]:
+    """``count`` camera-like crops (alone, uncovered) of distinct random cards of one style, each card
+    turned by ``degrees`` inside an upright crop cut round it, with their codes."""
+    assert CARDS_ROOT is not None
+    rng = np.random.default_rng(seed)
+    codes = [str(code) for code in rng.choice(CARD_CODES, size=count, replace=False)]
+    settings = replace(ENROLMENT_CROPS, tilt_degrees=degrees)
+    crops = [render_card_crop(prepare_artwork(read_image(find_image(CARDS_ROOT / style, code))), rng,
+                              settings=settings) for code in codes]
+    return crops, codes
+
+
+@needs_cards
+def test_a_crop_read_unsure_is_read_straightened_where_that_reads_surer() -> None:
+    crops, _ = askew_crops("piacentine", 8, 20.0, seed=11)
+    crops += cards_and_noise(seed=2)[:2]  # and two upright cards
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, straighten_below=0.0)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, straighten_below=1.5).read(crops)
+    replaced = 0
+    for index, crop in enumerate(crops):
+        expected = plain.read([crop])
+        view = straightened(crop)
+        if view is not None:
+            upright = plain.read([view])
+            if upright.probabilities.max() > expected.probabilities.max():
+                expected, replaced = upright, replaced + 1
+        np.testing.assert_allclose(read.probabilities[index], expected.probabilities[0], atol=1e-5)
+        np.testing.assert_allclose(read.embeddings[index], expected.embeddings[0], atol=1e-5)
+    assert replaced >= 4, f"only {replaced} of 8 askew cards were read straightened"
+
+
+@needs_cards
+def test_cards_lying_askew_in_their_crops_are_read_by_default() -> None:
+    crops, codes = askew_crops("napoletane", 16, 25.0, seed=12)
+    straight = CardClassifier.load(DEFAULT_MODEL_PATH).classify(crops)
+    as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, straighten_below=0.0).classify(crops)
+    right = sum(p.card == c for p, c in zip(straight, codes, strict=True))
+    right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
+    assert right >= 13 and right_as_cut <= 10, (right, right_as_cut)
+
+
+@pytest.mark.parametrize("name", ["unsure_below", "turned_below", "straighten_below"])
 @pytest.mark.parametrize("threshold", [-0.1, float("nan"), "0.7", True])
 def test_a_bad_view_threshold_is_refused(name: str, threshold: object) -> None:
     message = f"{name} must be a probability of 0 or more, got {threshold!r}"

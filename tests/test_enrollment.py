@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.classifier
 from engine.cards import BACK, CARD_CODES, NONE
 from tests.test_classifier import good_metadata, write_tiny_model
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
@@ -287,6 +288,22 @@ def test_workers_make_the_same_profile_as_one_process(tiny: CardClassifier) -> N
     np.testing.assert_array_equal(shared.prototypes, alone.prototypes)
     assert shared.head is not None and alone.head is not None
     np.testing.assert_array_equal(shared.head.weights, alone.head.weights)
+
+
+def test_enrolment_does_not_look_for_cards_askew_in_the_views_it_renders_upright(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    looked_at: list[tuple[int, ...]] = []
+
+    def straightened(crop: np.ndarray) -> None:
+        looked_at.append(crop.shape)
+
+    monkeypatch.setattr(vision.classifier, "straightened", straightened)
+    looking = CardClassifier.load(write_tiny_model(tmp_path / "tiny.onnx"), straighten_below=1.5)
+    assert looking.not_straightening().straighten_below == 0.0 and looking.straighten_below == 1.5
+    enroll_pictures({"3c": [_picture(1)], "4s": [_picture(2)]}, looking, views=4, head_views=4, seed=7)
+    assert looked_at == []
+    looking.read([_picture(1)])
+    assert looked_at == [(90, 60, 3)]  # the classifier itself looks at every crop
 
 
 def _far_from(prototypes: np.ndarray, count: int) -> np.ndarray:

@@ -45,7 +45,7 @@ def test_the_command_refuses_an_unknown_protocol(capsys: pytest.CaptureFixture[s
     assert "--protocol: invalid choice: 'easy'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--unsure-below", "--turned-below"])
+@pytest.mark.parametrize("option", ["--unsure-below", "--turned-below", "--straighten-below"])
 def test_the_command_refuses_a_negative_threshold(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--model", str(DEFAULT_MODEL_PATH), option, "-0.5"])
@@ -94,6 +94,21 @@ def test_the_protocols_render_the_same_classes_differently() -> None:
     camera, camera_truth = render_eval_set(CARDS_ROOT, "napoletane", 1, seed=5, protocol="camera")
     assert hard_truth == camera_truth == list(CLASS_LABELS)
     assert any(a.shape != b.shape or not np.array_equal(a, b) for a, b in zip(hard, camera, strict=True))
+
+
+def squareness(crops: list[np.ndarray]) -> float:
+    """The mean of the crops' narrower side over their longer one."""
+    return float(np.mean([min(crop.shape[:2]) / max(crop.shape[:2]) for crop in crops]))
+
+
+@needs_cards
+def test_a_tilt_turns_the_cards_inside_crops_cut_round_them() -> None:
+    assert CARDS_ROOT is not None
+    plain, truth = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera")
+    tilted, tilted_truth = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera", tilt=20.0)
+    assert tilted_truth == truth
+    # a card turned by 20 degrees needs a squarer crop round it (0.63 upright, about 0.81 turned)
+    assert squareness(tilted[:40]) > squareness(plain[:40]) + 0.08
 
 
 @needs_cards

@@ -15,7 +15,11 @@ probability under ``TURNED_BELOW``; ``turned_below`` above 1 turns every crop). 
 model cba246cb80 (``models/NOTEBOOK.md``, "Turning only the unsure crops"): on the 47 known styles
 (99.01% of 19,740 uncovered crops, 98.11% of the hard ones) and on twelve held-out ones (86.92%) it
 reads as many crops right as turning every crop, with 1.7 and 2.3 model runs per crop instead of 2.2 and
-2.7. By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
+2.7. A crop whose best class probability is then under ``STRAIGHTEN_BELOW`` is looked at for a card
+lying askew in it (``vision.straighten``: a phone photo cut to a rectangle round a card turned on the
+table); where one is found, the card straightened is read too (turned by the same rule) and, where that
+reading is surer, it and its crop take the place of the first (``straighten_below`` 0 never looks).
+By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
 cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
 its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
 card's own border, then weighs less. Measured with the 64x96 model before the corner branch
@@ -30,6 +34,7 @@ without a deck profile revises the probabilities by it; ``read`` always gives th
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Sequence
@@ -42,6 +47,7 @@ import numpy as np
 from engine.cards import CLASS_LABELS
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
+from vision.straighten import straightened
 from vision.style_bank import StyleBank, bank_path
 
 if TYPE_CHECKING:
@@ -59,6 +65,7 @@ DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
+STRAIGHTEN_BELOW = 0.7  # best probability under which a crop's card is looked for, and straightened if askew
 # Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
 # crops, 97.7% under 60 px against 99.5% from 60 px (models/README.md, "How large the camera must see a
 # card").
@@ -108,6 +115,22 @@ class _ViewSums:
 
     def best_probability(self) -> np.ndarray:
         return self.probabilities.max(axis=1) / self.views
+
+    def taken(self, rows: np.ndarray) -> _ViewSums:
+        """The sums of the crops at ``rows`` only."""
+        features = None if self.features is None else self.features[rows]
+        return _ViewSums(self.probabilities[rows], self.embeddings[rows], features, self.views[rows])
+
+    def replaced(self, rows: np.ndarray, more: _ViewSums) -> _ViewSums:
+        """These sums with the rows at ``rows`` replaced by ``more`` (readings of those crops only)."""
+        probabilities, embeddings = self.probabilities.copy(), self.embeddings.copy()
+        views = self.views.copy()
+        probabilities[rows], embeddings[rows], views[rows] = more.probabilities, more.embeddings, more.views
+        features = None
+        if self.features is not None and more.features is not None:
+            features = self.features.copy()
+            features[rows] = more.features
+        return _ViewSums(probabilities, embeddings, features, views)
 
     def plus(self, rows: np.ndarray, more: _ViewSums) -> _ViewSums:
         """These sums with ``more`` (readings of the crops at ``rows`` only) added to those rows."""
@@ -296,7 +319,7 @@ class CardClassifier:
     def __init__(
         self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
         tight_view: bool = True, unsure_below: float = UNSURE_BELOW, bank: StyleBank | None = None,
-        turned_below: float = TURNED_BELOW,
+        turned_below: float = TURNED_BELOW, straighten_below: float = STRAIGHTEN_BELOW,
     ) -> None:
         self._session = session
         self.info = info
@@ -305,6 +328,7 @@ class CardClassifier:
         self.tight_view = tight_view
         self.unsure_below = unsure_below
         self.turned_below = turned_below
+        self.straighten_below = straighten_below
         self.bank = bank
 
     @classmethod
@@ -317,10 +341,12 @@ class CardClassifier:
         unsure_below: float = UNSURE_BELOW,
         use_bank: bool = True,
         turned_below: float = TURNED_BELOW,
+        straighten_below: float = STRAIGHTEN_BELOW,
     ) -> CardClassifier:
         """Open and check a model file (default: ``default_model_path()``); ``both_orientations`` and
-        ``turned_below`` decide which crops are read turned half a turn too, ``tight_view`` and
-        ``unsure_below`` which get the second, tighter look (module docstring); with
+        ``turned_below`` decide which crops are read turned half a turn too, ``straighten_below`` which
+        are looked at for a card lying askew in them, ``tight_view`` and ``unsure_below`` which get the
+        second, tighter look (module docstring); with
         ``use_bank``, the style bank beside the model is opened too where there is one.
 
         ``threads`` sets onnxruntime's intra- and inter-op thread counts. Raises ModelError for a
@@ -332,13 +358,14 @@ class CardClassifier:
             raise ModelError(f"threads must be a whole number of 1 or more, got {threads!r}")
         _check_threshold("unsure_below", unsure_below)
         _check_threshold("turned_below", turned_below)
+        _check_threshold("straighten_below", straighten_below)
         if not model_path.is_file():
             raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)
         classifier = cls(session, info, model_path, both_orientations, tight_view, float(unsure_below),
-                         turned_below=float(turned_below))
+                         turned_below=float(turned_below), straighten_below=float(straighten_below))
         bank_file = bank_path(model_path)
         if use_bank and bank_file.is_file():
             bank = StyleBank.load(bank_file)
@@ -350,7 +377,14 @@ class CardClassifier:
         """A classifier pickles as its model file and reading rules (an onnxruntime session cannot
         cross a process): unpickled, in a worker process, it opens the file again on one thread."""
         return (_reopen, (self.path, self.both_orientations, self.tight_view, self.unsure_below,
-                          self.bank is not None, self.turned_below))
+                          self.bank is not None, self.turned_below, self.straighten_below))
+
+    def not_straightening(self) -> CardClassifier:
+        """This classifier (the same session and rules) never looking for a card askew in a crop: for
+        crops that stand upright by construction, such as the views enrolment renders."""
+        upright = copy.copy(self)
+        upright.straighten_below = 0.0
+        return upright
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -380,11 +414,31 @@ class CardClassifier:
 
     def _read_batch(self, crops: Sequence[np.ndarray]) -> Readings:
         sums = self._read_views(crops)
+        crops, sums = self._straightened_where_surer(crops, sums)
         if self.tight_view:
             unsure = np.flatnonzero(sums.best_probability() < self.unsure_below)
             if unsure.size:
                 sums = sums.plus(unsure, self._read_views([cut_tighter(crops[i]) for i in unsure]))
         return sums.readings()
+
+    def _straightened_where_surer(self, crops: Sequence[np.ndarray],
+                                  sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
+        """The crops, and their readings, with each crop read unsure (under ``straighten_below``) in
+        which a card lies askew replaced by that card straightened (``vision.straighten``) where the
+        straightened card reads surer."""
+        unsure = np.flatnonzero(sums.best_probability() < self.straighten_below)
+        views = {int(i): straightened(crops[i]) for i in unsure}
+        rows = np.array([i for i, view in views.items() if view is not None], np.intp)
+        if not rows.size:
+            return crops, sums
+        more = self._read_views([views[i] for i in rows])
+        surer = more.best_probability() > sums.best_probability()[rows]
+        if not surer.any():
+            return crops, sums
+        chosen = list(crops)
+        for i in rows[surer]:
+            chosen[i] = views[int(i)]
+        return chosen, sums.replaced(rows[surer], more.taken(np.flatnonzero(surer)))
 
     def _read_views(self, crops: Sequence[np.ndarray]) -> _ViewSums:
         """The model's outputs for the crops upright and, with ``both_orientations``, turned half a turn
@@ -427,8 +481,9 @@ class CardClassifier:
 
 
 def _reopen(path: Path, both_orientations: bool, tight_view: bool, unsure_below: float, use_bank: bool,
-            turned_below: float) -> CardClassifier:
-    return CardClassifier.load(path, 1, both_orientations, tight_view, unsure_below, use_bank, turned_below)
+            turned_below: float, straighten_below: float) -> CardClassifier:
+    return CardClassifier.load(path, 1, both_orientations, tight_view, unsure_below, use_bank, turned_below,
+                               straighten_below)
 
 
 def _check_threshold(name: str, value: object) -> None:

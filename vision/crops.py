@@ -80,6 +80,9 @@ class CropSettings:
     # Training only: the share of crops whose artwork is redrawn as another deck's print
     # (``vision.restyle``); 0 shows the deck as it is, as evaluation and enrolment need.
     p_restyle: float = 0.0
+    # Evaluation only: the card turned by this many degrees, either way, inside an upright crop cut round
+    # it (a phone photo cut to a rectangle round a card that lay askew); 0 draws nothing more.
+    tilt_degrees: float = 0.0
 
 
 def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
@@ -210,6 +213,19 @@ def _card_quad(rng: np.random.Generator, card_w: int, card_h: int, margins: np.n
     return quad, (crop_w, crop_h)
 
 
+def _turned_in_crop(rng: np.random.Generator, quad: np.ndarray, card_w: int, card_h: int,
+                    degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The card's corners turned by ``degrees`` either way about their centre, in a crop cut upright
+    round them with 0..6% of the card's width and height of table on every side, and the crop's size."""
+    angle = np.deg2rad(degrees if rng.random() < 0.5 else -degrees)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    turned = (quad - quad.mean(axis=0)) @ rotation.T
+    low, high = turned.min(axis=0), turned.max(axis=0)
+    pad = np.array([card_w, card_h], np.float32) * rng.uniform(0.0, 0.06, 2).astype(np.float32)
+    width, height = (float(side) for side in high - low + 2 * pad)
+    return (turned - low + pad).astype(np.float32), (max(8, round(width)), max(8, round(height)))
+
+
 def _other_card_quad(rng: np.random.Generator, crop_w: int, crop_h: int, card_w: int, card_h: int,
                      cover: float) -> np.ndarray:
     """A second card lying across one side of the crop, covering about ``cover`` of the card's depth."""
@@ -271,6 +287,8 @@ def render_card_crop(
     margins = _draw_margins(rng, bool(rng.random() < settings.p_tight))
     quad, (crop_w, crop_h) = _card_quad(rng, card_w, card_h, margins,
                                         float(rng.uniform(0.0, settings.max_residual)))
+    if settings.tilt_degrees:
+        quad, (crop_w, crop_h) = _turned_in_crop(rng, quad, card_w, card_h, settings.tilt_degrees)
     canvas = table_texture(rng, crop_h, crop_w)
     fitted = _fit_artwork(art, card_w, card_h)
     image = _vary_artwork(fitted.image, rng)

@@ -1,0 +1,93 @@
+"""A card lying askew in its crop, found and warped upright (``vision.straighten``), and crops rendered
+with the card turned inside them (``CropSettings.tilt_degrees``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import CropSettings, _turned_in_crop, prepare_artwork, render_card_crop
+from vision.straighten import MARGIN, MIN_TILT_DEGREES, straightened, tilt_degrees
+
+CARD_H, CARD_W = 150, 96
+TABLE = (40, 90, 40)  # BGR: green baize
+RED = (40, 40, 200)
+
+
+def card_face() -> np.ndarray:
+    """A white card with a red block in its upper half: which way it stands can be told."""
+    face = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
+    face[20:70, 20:76] = RED
+    return face
+
+
+def card_on_table(degrees: float, seed: int = 0) -> np.ndarray:
+    """``card_face`` turned by ``degrees`` on a slightly noisy table, in an upright crop cut close round
+    it."""
+    side = int(np.hypot(CARD_H, CARD_W)) + 20
+    rng = np.random.default_rng(seed)
+    canvas = np.clip(np.array(TABLE, np.float32) + rng.normal(0, 6, (side, side, 3)), 0, 255).astype(np.uint8)
+    turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
+    turn[:, 2] += (side / 2 - CARD_W / 2, side / 2 - CARD_H / 2)
+    face = cv2.warpAffine(card_face(), turn, (side, side), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.full((CARD_H, CARD_W), 255, np.uint8), turn, (side, side))[:, :, None] / 255.0
+    scene = (canvas * (1 - mask) + face * mask).astype(np.uint8)
+    ys, xs = np.nonzero(mask[:, :, 0] > 0.5)
+    return scene[max(0, ys.min() - 4):ys.max() + 5, max(0, xs.min() - 4):xs.max() + 5]
+
+
+@pytest.mark.parametrize(("angle", "tilt"), [(90.0, 0.0), (0.0, 0.0), (10.0, 10.0), (80.0, -10.0),
+                                             (45.0, 45.0), (46.0, -44.0)])
+def test_the_tilt_is_measured_from_the_nearest_upright_position(angle: float, tilt: float) -> None:
+    assert tilt_degrees(((50.0, 50.0), (40.0, 60.0), angle)) == pytest.approx(tilt)
+
+
+@pytest.mark.parametrize("degrees", [8.0, -15.0, 25.0])
+def test_a_card_lying_askew_comes_back_upright_with_a_little_table_round_it(degrees: float) -> None:
+    view = straightened(card_on_table(degrees))
+    assert view is not None
+    height, width = view.shape[:2]
+    assert height == pytest.approx(CARD_H * (1 + 2 * MARGIN), abs=6)
+    assert width == pytest.approx(CARD_W * (1 + 2 * MARGIN), abs=6)
+    inner = view[round(0.1 * height):round(0.9 * height), round(0.1 * width):round(0.9 * width)]
+    assert np.mean(np.all(np.abs(inner.astype(int) - TABLE) < 30, axis=2)) < 0.01  # no table inside
+    red = np.all(np.abs(view.astype(int) - RED) < 40, axis=2)
+    rows = np.flatnonzero(red.mean(axis=1) > 0.5)
+    # the red block spans whole rows again: the card stands upright (either way up)
+    assert rows.size >= 40 and (rows.max() < height / 2 or rows.min() > height / 2)
+    assert straightened(view) is None  # and, upright now, is left as it is
+
+
+@pytest.mark.parametrize("degrees", [0.0, MIN_TILT_DEGREES / 3, -MIN_TILT_DEGREES / 2])
+def test_a_card_standing_upright_is_left_as_it_is(degrees: float) -> None:
+    assert straightened(card_on_table(degrees)) is None
+
+
+def test_without_a_card_there_is_nothing_to_straighten() -> None:
+    rng = np.random.default_rng(3)
+    assert straightened(rng.integers(0, 256, (150, 100, 3), np.uint8)) is None  # noise
+    assert straightened(np.full((150, 100, 3), 128, np.uint8)) is None  # a bare, even table
+    assert straightened(card_on_table(20.0)[::8, ::8]) is None  # too few pixels to find an outline in
+
+
+@pytest.mark.parametrize("degrees", [12.0, 30.0])
+def test_a_rendered_card_is_turned_by_the_tilt_inside_a_crop_cut_round_it(degrees: float) -> None:
+    upright = np.float32([[10, 10], [70, 10], [70, 110], [10, 110]])
+    for seed in range(6):
+        quad, (width, height) = _turned_in_crop(np.random.default_rng(seed), upright, 60, 100, degrees)
+        top_edge = quad[1] - quad[0]
+        assert abs(np.degrees(np.arctan2(top_edge[1], top_edge[0]))) == pytest.approx(degrees, abs=1e-3)
+        assert np.linalg.norm(top_edge) == pytest.approx(60, abs=1e-3)  # turned, not stretched
+        margins = (quad.min(axis=0), (width, height) - quad.max(axis=0))
+        for margin, card_side in zip(np.concatenate(margins), (60, 100, 60, 100), strict=True):
+            assert -0.5 <= margin <= 0.06 * card_side + 0.5
+
+
+def test_no_tilt_draws_the_same_crops_as_before() -> None:
+    art = prepare_artwork(card_face())
+    plain = render_card_crop(art, np.random.default_rng(9), [art])
+    untilted = render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=0.0))
+    tilted = render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=20.0))
+    assert np.array_equal(plain, untilted)
+    assert tilted.shape != plain.shape
