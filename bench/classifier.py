@@ -2,7 +2,7 @@
 
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
 ``tight_view`` (each on the crops the readings before it are unsure of, as the runtime does, or on every
-crop), the straightened view of a card lying askew (``straighten_below``; the two single-view settings
+crop), the straightened view of a card lying askew (``recut_below``; the two single-view settings
 go without it) and the style bank beside the model (``vision.style_bank``; where the model has none, the two
 first settings are the same), and each figure's ratio to the frame budget (10 fps = 100 ms per frame)
 and to the goal of <= 2 ms per card; then the accuracy of each setting on the same rendered crops (every
@@ -30,7 +30,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import numpy as np  # noqa: E402
 
 from engine.cards import CARD_CODES  # noqa: E402
-from vision.classifier import STRAIGHTEN_BELOW, TURNED_BELOW, UNSURE_BELOW, CardClassifier  # noqa: E402
+from vision.classifier import RECUT_BELOW, TURNED_BELOW, UNSURE_BELOW, CardClassifier  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.distinct import read_distinct  # noqa: E402
@@ -160,19 +160,19 @@ def main() -> None:
         raise SystemExit("bench/classifier.py: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
     crops, truth = rendered_crops(styles, args.per_style, args.seed)
     timing_crops = crops[::max(1, len(crops) // 64)][:64]  # spread over all the styles
-    # name: (both_orientations, turned_below, tight_view, unsure_below, use_bank, straighten_below)
+    # name: (both_orientations, turned_below, tight_view, unsure_below, use_bank, recut_below)
     settings = {
-        DEFAULT_SETTING: (True, TURNED_BELOW, True, UNSURE_BELOW, True, STRAIGHTEN_BELOW),
-        "the same, not straightened": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.0),
-        "the same, no style bank": (True, TURNED_BELOW, True, UNSURE_BELOW, False, STRAIGHTEN_BELOW),
-        "both ways, tight if unsure": (True, 1.5, True, UNSURE_BELOW, True, STRAIGHTEN_BELOW),
-        "both ways, tight always": (True, 1.5, True, 1.5, True, STRAIGHTEN_BELOW),
+        DEFAULT_SETTING: (True, TURNED_BELOW, True, UNSURE_BELOW, True, RECUT_BELOW),
+        "the same, not recut": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.0),
+        "the same, no style bank": (True, TURNED_BELOW, True, UNSURE_BELOW, False, RECUT_BELOW),
+        "both ways, tight if unsure": (True, 1.5, True, UNSURE_BELOW, True, RECUT_BELOW),
+        "both ways, tight always": (True, 1.5, True, 1.5, True, RECUT_BELOW),
         "both ways": (True, 1.5, False, UNSURE_BELOW, True, 0.0),
         "one way": (False, 1.5, False, UNSURE_BELOW, True, 0.0),
     }
     readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, turned_below=turned,
                                          tight_view=tight, unsure_below=below, use_bank=bank,
-                                         straighten_below=straighten)
+                                         recut_below=straighten)
                for name, (both, turned, tight, below, bank, straighten) in settings.items()}
     default = readers[DEFAULT_SETTING]
     if args.compare is not None:

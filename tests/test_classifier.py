@@ -28,7 +28,7 @@ from vision.crops import prepare_artwork, random_back_artwork, render_card_crop,
 from vision.decks import find_cards_root, find_image, list_styles, read_image
 from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
-from vision.straighten import straightened
+from vision.recut import recut
 
 # ---------------------------------------------------------------------------------------------------
 # A tiny hand-written ONNX file (protobuf wire format), for the error paths only: the `onnx` package is
@@ -337,12 +337,12 @@ def unsure_half(readings: Readings) -> tuple[float, np.ndarray]:
 def test_only_the_crops_read_unsure_upright_are_read_turned_too() -> None:
     crops = cards_and_noise(seed=4)
     one_way = CardClassifier.load(DEFAULT_MODEL_PATH, both_orientations=False, tight_view=False,
-                                  straighten_below=0.0)
+                                  recut_below=0.0)
     upright = one_way.read(crops)
     turned = one_way.read([cv2.rotate(crop, cv2.ROTATE_180) for crop in crops])
     threshold, unsure = unsure_half(upright)
     read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=threshold,
-                               straighten_below=0.0).read(crops)
+                               recut_below=0.0).read(crops)
     both_ways = (upright.probabilities + turned.probabilities) / 2
     expected = np.where(unsure[:, None], both_ways, upright.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-4)
@@ -353,9 +353,9 @@ def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> No
     rng = np.random.default_rng(8)
     crops = [rng.integers(0, 255, (int(rng.integers(60, 300)), int(rng.integers(40, 200)), 3), dtype=np.uint8)
              for _ in range(4)]
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, straighten_below=0.0)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, recut_below=0.0)
     every_crop = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=1.5, turned_below=1.5,
-                                     straighten_below=0.0)
+                                     recut_below=0.0)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     both = every_crop.read(crops)
     np.testing.assert_allclose(both.probabilities, (whole.probabilities + cut.probabilities) / 2, atol=1e-5)
@@ -367,11 +367,11 @@ def test_the_tight_view_averages_the_crop_and_the_crop_cut_on_every_side() -> No
 @needs_cards
 def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     crops = cards_and_noise(seed=3)
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, straighten_below=0.0)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, turned_below=1.5, recut_below=0.0)
     whole, cut = plain.read(crops), plain.read([cut_tighter(crop) for crop in crops])
     threshold, unsure = unsure_half(whole)
     read = CardClassifier.load(DEFAULT_MODEL_PATH, unsure_below=threshold, turned_below=1.5,
-                               straighten_below=0.0).read(crops)
+                               recut_below=0.0).read(crops)
     expected = np.where(unsure[:, None], (whole.probabilities + cut.probabilities) / 2, whole.probabilities)
     np.testing.assert_allclose(read.probabilities, expected, atol=1e-5)
     assert read.features is not None and whole.features is not None and cut.features is not None
@@ -380,48 +380,60 @@ def test_only_the_crops_read_unsure_get_the_second_look() -> None:
     np.testing.assert_allclose(read.embeddings[~unsure], whole.embeddings[~unsure], atol=1e-5)
 
 
-def askew_crops(style: str, count: int, degrees: float, seed: int) -> tuple[list[np.ndarray], list[str]]:
+def askew_crops(style: str, count: int, degrees: float, seed: int,
+                margin: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
     """``count`` camera-like crops (alone, uncovered) of distinct random cards of one style, each card
-    turned by ``degrees`` inside an upright crop cut round it, with their codes."""
+    turned by ``degrees`` inside an upright crop cut round it with ``margin`` of its size of table more
+    on every side, with their codes."""
     assert CARDS_ROOT is not None
     rng = np.random.default_rng(seed)
     codes = [str(code) for code in rng.choice(CARD_CODES, size=count, replace=False)]
-    settings = replace(ENROLMENT_CROPS, tilt_degrees=degrees)
+    settings = replace(ENROLMENT_CROPS, tilt_degrees=degrees, extra_margin=margin)
     crops = [render_card_crop(prepare_artwork(read_image(find_image(CARDS_ROOT / style, code))), rng,
                               settings=settings) for code in codes]
     return crops, codes
 
 
 @needs_cards
-def test_a_crop_read_unsure_is_read_straightened_where_that_reads_surer() -> None:
+def test_a_crop_read_unsure_is_read_cut_again_where_that_reads_surer() -> None:
     crops, _ = askew_crops("piacentine", 8, 20.0, seed=11)
     crops += cards_and_noise(seed=2)[:2]  # and two upright cards
-    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, straighten_below=0.0)
-    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, straighten_below=1.5).read(crops)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=0.0)
+    read = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=1.5).read(crops)
     replaced = 0
     for index, crop in enumerate(crops):
         expected = plain.read([crop])
-        view = straightened(crop)
+        view = recut(crop)
         if view is not None:
             upright = plain.read([view])
             if upright.probabilities.max() > expected.probabilities.max():
                 expected, replaced = upright, replaced + 1
         np.testing.assert_allclose(read.probabilities[index], expected.probabilities[0], atol=1e-5)
         np.testing.assert_allclose(read.embeddings[index], expected.embeddings[0], atol=1e-5)
-    assert replaced >= 4, f"only {replaced} of 8 askew cards were read straightened"
+    assert replaced >= 4, f"only {replaced} of 8 askew cards were read cut again"
 
 
 @needs_cards
 def test_cards_lying_askew_in_their_crops_are_read_by_default() -> None:
     crops, codes = askew_crops("napoletane", 16, 25.0, seed=12)
     straight = CardClassifier.load(DEFAULT_MODEL_PATH).classify(crops)
-    as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, straighten_below=0.0).classify(crops)
+    as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
     right = sum(p.card == c for p, c in zip(straight, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
     assert right >= 13 and right_as_cut <= 10, (right, right_as_cut)
 
 
-@pytest.mark.parametrize("name", ["unsure_below", "turned_below", "straighten_below"])
+@needs_cards
+def test_cards_with_much_table_round_them_are_read_by_default() -> None:
+    crops, codes = askew_crops("gnome-paris", 16, 0.0, seed=13, margin=0.5)
+    cut_again = CardClassifier.load(DEFAULT_MODEL_PATH).classify(crops)
+    as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
+    right = sum(p.card == c for p, c in zip(cut_again, codes, strict=True))
+    right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
+    assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 12 and 3
+
+
+@pytest.mark.parametrize("name", ["unsure_below", "turned_below", "recut_below"])
 @pytest.mark.parametrize("threshold", [-0.1, float("nan"), "0.7", True])
 def test_a_bad_view_threshold_is_refused(name: str, threshold: object) -> None:
     message = f"{name} must be a probability of 0 or more, got {threshold!r}"

@@ -294,12 +294,12 @@ def test_enrolment_does_not_look_for_cards_askew_in_the_views_it_renders_upright
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     looked_at: list[tuple[int, ...]] = []
 
-    def straightened(crop: np.ndarray) -> None:
+    def recut(crop: np.ndarray) -> None:
         looked_at.append(crop.shape)
 
-    monkeypatch.setattr(vision.classifier, "straightened", straightened)
-    looking = CardClassifier.load(write_tiny_model(tmp_path / "tiny.onnx"), straighten_below=1.5)
-    assert looking.not_straightening().straighten_below == 0.0 and looking.straighten_below == 1.5
+    monkeypatch.setattr(vision.classifier, "recut", recut)
+    looking = CardClassifier.load(write_tiny_model(tmp_path / "tiny.onnx"), recut_below=1.5)
+    assert looking.not_recutting().recut_below == 0.0 and looking.recut_below == 1.5
     enroll_pictures({"3c": [_picture(1)], "4s": [_picture(2)]}, looking, views=4, head_views=4, seed=7)
     assert looked_at == []
     looking.read([_picture(1)])

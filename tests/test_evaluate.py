@@ -45,7 +45,7 @@ def test_the_command_refuses_an_unknown_protocol(capsys: pytest.CaptureFixture[s
     assert "--protocol: invalid choice: 'easy'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--unsure-below", "--turned-below", "--straighten-below"])
+@pytest.mark.parametrize("option", ["--unsure-below", "--turned-below", "--recut-below"])
 def test_the_command_refuses_a_negative_threshold(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--model", str(DEFAULT_MODEL_PATH), option, "-0.5"])
@@ -109,6 +109,26 @@ def test_a_tilt_turns_the_cards_inside_crops_cut_round_them() -> None:
     assert tilted_truth == truth
     # a card turned by 20 degrees needs a squarer crop round it (0.63 upright, about 0.81 turned)
     assert squareness(tilted[:40]) > squareness(plain[:40]) + 0.08
+
+
+@needs_cards
+def test_a_margin_adds_table_round_the_cards() -> None:
+    assert CARDS_ROOT is not None
+    plain, _ = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera")
+    loose, _ = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera", margin=0.5)
+    # The first crop is drawn alike (the table's texture, of the crop's size, then moves the generator
+    # on): half the card's size more on every side, so the card's size more in all, and a crop is at
+    # most 1.5 times its card (a quarter of table on either side).
+    before, after = plain[0], loose[0]
+    assert after.shape[0] - before.shape[0] >= before.shape[0] / 1.5 - 2
+    assert after.shape[1] - before.shape[1] >= before.shape[1] / 1.5 - 2
+    assert np.mean([c.shape[0] for c in loose[:40]]) > 1.5 * np.mean([c.shape[0] for c in plain[:40]])
+
+
+def test_the_command_refuses_a_negative_margin(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--margin", "-0.1"])
+    assert "--margin is a share of the card's size of 0 or more; got -0.1" in capsys.readouterr().err
 
 
 @needs_cards

@@ -37,13 +37,13 @@ def _probabilities(classifier: CardClassifier, crop: np.ndarray) -> np.ndarray:
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> CardClassifier:
     return CardClassifier.load(write_tiny_model(tmp_path_factory.mktemp("model") / "tiny.onnx"),
-                               turned_below=0.5, unsure_below=0.6, straighten_below=0.4)
+                               turned_below=0.5, unsure_below=0.6, recut_below=0.4)
 
 
 def test_a_classifier_pickles_as_its_model_file_and_reading_rules(tiny: CardClassifier) -> None:
     copy = pickle.loads(pickle.dumps(tiny))
     assert (copy.path, copy.both_orientations, copy.tight_view, copy.unsure_below, copy.turned_below,
-            copy.straighten_below) == (tiny.path, tiny.both_orientations, tiny.tight_view, 0.6, 0.5, 0.4)
+            copy.recut_below) == (tiny.path, tiny.both_orientations, tiny.tight_view, 0.6, 0.5, 0.4)
     crops = [np.random.default_rng(seed).integers(0, 256, (60, 40, 3), np.uint8) for seed in range(3)]
     np.testing.assert_allclose(copy.read(crops).probabilities, tiny.read(crops).probabilities, rtol=1e-6)
 

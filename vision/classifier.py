@@ -15,10 +15,11 @@ probability under ``TURNED_BELOW``; ``turned_below`` above 1 turns every crop). 
 model cba246cb80 (``models/NOTEBOOK.md``, "Turning only the unsure crops"): on the 47 known styles
 (99.01% of 19,740 uncovered crops, 98.11% of the hard ones) and on twelve held-out ones (86.92%) it
 reads as many crops right as turning every crop, with 1.7 and 2.3 model runs per crop instead of 2.2 and
-2.7. A crop whose best class probability is then under ``STRAIGHTEN_BELOW`` is looked at for a card
-lying askew in it (``vision.straighten``: a phone photo cut to a rectangle round a card turned on the
-table); where one is found, the card straightened is read too (turned by the same rule) and, where that
-reading is surer, it and its crop take the place of the first (``straighten_below`` 0 never looks).
+2.7. A crop whose best class probability is then under ``RECUT_BELOW`` is looked at for a card
+lying askew in it or with much table round it (``vision.recut``: a phone photo cut to a rectangle round
+a card turned on the table, or hardly cut); where one is found, the card cut again, upright and close,
+is read too (turned by the same rule) and, where that reading is surer, it and its crop take the place
+of the first (``recut_below`` 0 never looks).
 By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
 cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
 its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
@@ -47,7 +48,7 @@ import numpy as np
 from engine.cards import CLASS_LABELS
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
-from vision.straighten import straightened
+from vision.recut import recut
 from vision.style_bank import StyleBank, bank_path
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
-STRAIGHTEN_BELOW = 0.7  # best probability under which a crop's card is looked for, and straightened if askew
+RECUT_BELOW = 0.7  # best probability under which a crop's card is looked for, and cut again if askew or loose
 # Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
 # crops, 97.7% under 60 px against 99.5% from 60 px (models/README.md, "How large the camera must see a
 # card").
@@ -319,7 +320,7 @@ class CardClassifier:
     def __init__(
         self, session: InferenceSession, info: ModelInfo, path: Path, both_orientations: bool,
         tight_view: bool = True, unsure_below: float = UNSURE_BELOW, bank: StyleBank | None = None,
-        turned_below: float = TURNED_BELOW, straighten_below: float = STRAIGHTEN_BELOW,
+        turned_below: float = TURNED_BELOW, recut_below: float = RECUT_BELOW,
     ) -> None:
         self._session = session
         self.info = info
@@ -328,7 +329,7 @@ class CardClassifier:
         self.tight_view = tight_view
         self.unsure_below = unsure_below
         self.turned_below = turned_below
-        self.straighten_below = straighten_below
+        self.recut_below = recut_below
         self.bank = bank
 
     @classmethod
@@ -341,13 +342,13 @@ class CardClassifier:
         unsure_below: float = UNSURE_BELOW,
         use_bank: bool = True,
         turned_below: float = TURNED_BELOW,
-        straighten_below: float = STRAIGHTEN_BELOW,
+        recut_below: float = RECUT_BELOW,
     ) -> CardClassifier:
         """Open and check a model file (default: ``default_model_path()``); ``both_orientations`` and
-        ``turned_below`` decide which crops are read turned half a turn too, ``straighten_below`` which
-        are looked at for a card lying askew in them, ``tight_view`` and ``unsure_below`` which get the
-        second, tighter look (module docstring); with
-        ``use_bank``, the style bank beside the model is opened too where there is one.
+        ``turned_below`` decide which crops are read turned half a turn too, ``recut_below`` which
+        are looked at for a card lying askew or loose in them, ``tight_view`` and ``unsure_below``
+        which get the second, tighter look (module docstring); with ``use_bank``, the style bank beside
+        the model is opened too where there is one.
 
         ``threads`` sets onnxruntime's intra- and inter-op thread counts. Raises ModelError for a
         missing file, a file that is not ONNX, or metadata that is missing or disagrees with the outputs;
@@ -358,14 +359,14 @@ class CardClassifier:
             raise ModelError(f"threads must be a whole number of 1 or more, got {threads!r}")
         _check_threshold("unsure_below", unsure_below)
         _check_threshold("turned_below", turned_below)
-        _check_threshold("straighten_below", straighten_below)
+        _check_threshold("recut_below", recut_below)
         if not model_path.is_file():
             raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)
         classifier = cls(session, info, model_path, both_orientations, tight_view, float(unsure_below),
-                         turned_below=float(turned_below), straighten_below=float(straighten_below))
+                         turned_below=float(turned_below), recut_below=float(recut_below))
         bank_file = bank_path(model_path)
         if use_bank and bank_file.is_file():
             bank = StyleBank.load(bank_file)
@@ -377,13 +378,13 @@ class CardClassifier:
         """A classifier pickles as its model file and reading rules (an onnxruntime session cannot
         cross a process): unpickled, in a worker process, it opens the file again on one thread."""
         return (_reopen, (self.path, self.both_orientations, self.tight_view, self.unsure_below,
-                          self.bank is not None, self.turned_below, self.straighten_below))
+                          self.bank is not None, self.turned_below, self.recut_below))
 
-    def not_straightening(self) -> CardClassifier:
-        """This classifier (the same session and rules) never looking for a card askew in a crop: for
-        crops that stand upright by construction, such as the views enrolment renders."""
+    def not_recutting(self) -> CardClassifier:
+        """This classifier (the same session and rules) never looking for a card askew or loose in a
+        crop: for crops cut round an upright card by construction, such as the views enrolment renders."""
         upright = copy.copy(self)
-        upright.straighten_below = 0.0
+        upright.recut_below = 0.0
         return upright
 
     @property
@@ -414,20 +415,20 @@ class CardClassifier:
 
     def _read_batch(self, crops: Sequence[np.ndarray]) -> Readings:
         sums = self._read_views(crops)
-        crops, sums = self._straightened_where_surer(crops, sums)
+        crops, sums = self._recut_where_surer(crops, sums)
         if self.tight_view:
             unsure = np.flatnonzero(sums.best_probability() < self.unsure_below)
             if unsure.size:
                 sums = sums.plus(unsure, self._read_views([cut_tighter(crops[i]) for i in unsure]))
         return sums.readings()
 
-    def _straightened_where_surer(self, crops: Sequence[np.ndarray],
+    def _recut_where_surer(self, crops: Sequence[np.ndarray],
                                   sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
-        """The crops, and their readings, with each crop read unsure (under ``straighten_below``) in
-        which a card lies askew replaced by that card straightened (``vision.straighten``) where the
-        straightened card reads surer."""
-        unsure = np.flatnonzero(sums.best_probability() < self.straighten_below)
-        views = {int(i): straightened(crops[i]) for i in unsure}
+        """The crops, and their readings, with each crop read unsure (under ``recut_below``) in
+        which a card lies askew or loose replaced by that card cut again (``vision.recut``) where the
+        card so cut reads surer."""
+        unsure = np.flatnonzero(sums.best_probability() < self.recut_below)
+        views = {int(i): recut(crops[i]) for i in unsure}
         rows = np.array([i for i, view in views.items() if view is not None], np.intp)
         if not rows.size:
             return crops, sums
@@ -481,9 +482,9 @@ class CardClassifier:
 
 
 def _reopen(path: Path, both_orientations: bool, tight_view: bool, unsure_below: float, use_bank: bool,
-            turned_below: float, straighten_below: float) -> CardClassifier:
+            turned_below: float, recut_below: float) -> CardClassifier:
     return CardClassifier.load(path, 1, both_orientations, tight_view, unsure_below, use_bank, turned_below,
-                               straighten_below)
+                               recut_below)
 
 
 def _check_threshold(name: str, value: object) -> None:

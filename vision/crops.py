@@ -83,6 +83,9 @@ class CropSettings:
     # Evaluation only: the card turned by this many degrees, either way, inside an upright crop cut round
     # it (a phone photo cut to a rectangle round a card that lay askew); 0 draws nothing more.
     tilt_degrees: float = 0.0
+    # Evaluation only: this share of the card's width and height of table added on every side of the crop
+    # (a photo hardly cut round the card); 0 draws nothing more.
+    extra_margin: float = 0.0
 
 
 def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
@@ -226,6 +229,14 @@ def _turned_in_crop(rng: np.random.Generator, quad: np.ndarray, card_w: int, car
     return (turned - low + pad).astype(np.float32), (max(8, round(width)), max(8, round(height)))
 
 
+def _with_more_table(quad: np.ndarray, crop_w: int, crop_h: int, card_w: int, card_h: int,
+                     share: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The card's corners and the crop's size with ``share`` of the card's width and height of table
+    added on every side."""
+    pad_x, pad_y = round(card_w * share), round(card_h * share)
+    return (quad + np.float32([pad_x, pad_y])).astype(np.float32), (crop_w + 2 * pad_x, crop_h + 2 * pad_y)
+
+
 def _other_card_quad(rng: np.random.Generator, crop_w: int, crop_h: int, card_w: int, card_h: int,
                      cover: float) -> np.ndarray:
     """A second card lying across one side of the crop, covering about ``cover`` of the card's depth."""
@@ -289,6 +300,8 @@ def render_card_crop(
                                         float(rng.uniform(0.0, settings.max_residual)))
     if settings.tilt_degrees:
         quad, (crop_w, crop_h) = _turned_in_crop(rng, quad, card_w, card_h, settings.tilt_degrees)
+    if settings.extra_margin:
+        quad, (crop_w, crop_h) = _with_more_table(quad, crop_w, crop_h, card_w, card_h, settings.extra_margin)
     canvas = table_texture(rng, crop_h, crop_w)
     fitted = _fit_artwork(art, card_w, card_h)
     image = _vary_artwork(fitted.image, rng)

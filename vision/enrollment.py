@@ -413,9 +413,9 @@ def enroll_pictures(
              for label in classifier.labels if label in pictures for picture in pictures[label]]
     head_input = FEATURES_INPUT if classifier.info.features_dim else EMBEDDING_INPUT
     work = ViewWork(views, head_views, seed, renderer, head_input)
-    # The views stand upright by construction: no card askew to look for in them.
+    # The views are cut round an upright card by construction: no card askew or loose to look for.
     read = map_with_classifier(partial(read_picture, work), list(enumerate(cards)),
-                               classifier.not_straightening(), workers)
+                               classifier.not_recutting(), workers)
     profile = DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
         prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack([r.prototype for r in read])),

@@ -36,7 +36,7 @@ import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from vision.classifier import (
-    STRAIGHTEN_BELOW,
+    RECUT_BELOW,
     TURNED_BELOW,
     UNSURE_BELOW,
     CardClassifier,
@@ -85,10 +85,11 @@ class StyleResult:
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol: str = DEFAULT_PROTOCOL,
-                    tilt: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
+                    tilt: float = 0.0, margin: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
     """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces),
-    the cards and backs rendered under ``protocol``, turned by ``tilt`` degrees inside their crops."""
-    settings = replace(protocol_settings(protocol), tilt_degrees=tilt)
+    the cards and backs rendered under ``protocol``, turned by ``tilt`` degrees inside their crops, with
+    ``margin`` of their size of table more on every side."""
+    settings = replace(protocol_settings(protocol), tilt_degrees=tilt, extra_margin=margin)
     art = load_style(root, style)
     rng = np.random.default_rng([seed, sum(style.encode())])
     faces = list(art.faces.values())
@@ -161,10 +162,11 @@ def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labe
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
-                   tilt: float = 0.0) -> StyleResult:
+                   tilt: float = 0.0, margin: float = 0.0) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
-    (enrolled in ``workers`` processes), its cards turned by ``tilt`` degrees inside their crops."""
-    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt)
+    (enrolled in ``workers`` processes), its cards turned by ``tilt`` degrees inside their crops, with
+    ``margin`` of their size of table more on every side."""
+    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
     cards, everything = _accuracies(predicted, truth)
@@ -243,19 +245,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turned-below", type=float, default=TURNED_BELOW,
                         help="best upright probability under which a crop is read turned half a turn too "
                              "(above 1: every crop)")
-    parser.add_argument("--straighten-below", type=float, default=STRAIGHTEN_BELOW,
+    parser.add_argument("--recut-below", type=float, default=RECUT_BELOW,
                         help="best probability under which a crop's card is looked for and straightened "
                              "where it lies askew (0: never)")
     parser.add_argument("--tilt", type=float, default=0.0,
                         help="degrees by which each card is turned, either way, inside its crop")
+    parser.add_argument("--margin", type=float, default=0.0,
+                        help="share of the card's size of table added on every side of its crop")
     parser.add_argument("--no-bank", dest="use_bank", action="store_false",
                         help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     for option, value in (("--unsure-below", args.unsure_below), ("--turned-below", args.turned_below),
-                          ("--straighten-below", args.straighten_below)):
+                          ("--recut-below", args.recut_below)):
         if not value >= 0.0:
             parser.error(f"{option} is a probability of 0 or more; got {value}")
+    if not args.margin >= 0.0:
+        parser.error(f"--margin is a share of the card's size of 0 or more; got {args.margin}")
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -267,13 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads, tight_view=args.tight_view,
                                      unsure_below=args.unsure_below, use_bank=args.use_bank,
                                      turned_below=args.turned_below,
-                                     straighten_below=args.straighten_below)
+                                     recut_below=args.recut_below)
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
-                              workers=args.threads, tilt=args.tilt) for s in styles]
-    views = f"; turned below {args.turned_below:g}; straightened below {args.straighten_below:g}"
+                              workers=args.threads, tilt=args.tilt, margin=args.margin) for s in styles]
+    views = f"; turned below {args.turned_below:g}; straightened below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
+    views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     bank = classifier.bank
     views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"

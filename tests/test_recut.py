@@ -1,5 +1,5 @@
-"""A card lying askew in its crop, found and warped upright (``vision.straighten``), and crops rendered
-with the card turned inside them (``CropSettings.tilt_degrees``)."""
+"""A card lying askew in its crop, or with much table round it, found and cut again upright and close
+(``vision.recut``), and crops rendered with the card turned inside them (``CropSettings.tilt_degrees``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.crops import CropSettings, _turned_in_crop, prepare_artwork, render_card_crop
-from vision.straighten import MARGIN, MIN_TILT_DEGREES, straightened, tilt_degrees
+from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
+from vision.recut import MARGIN, MIN_TILT_DEGREES, recut, tilt_degrees
 
 CARD_H, CARD_W = 150, 96
 TABLE = (40, 90, 40)  # BGR: green baize
@@ -22,10 +22,10 @@ def card_face() -> np.ndarray:
     return face
 
 
-def card_on_table(degrees: float, seed: int = 0) -> np.ndarray:
-    """``card_face`` turned by ``degrees`` on a slightly noisy table, in an upright crop cut close round
-    it."""
-    side = int(np.hypot(CARD_H, CARD_W)) + 20
+def card_on_table(degrees: float, seed: int = 0, table: int = 4) -> np.ndarray:
+    """``card_face`` turned by ``degrees`` on a slightly noisy table, in an upright crop cut round it
+    with ``table`` pixels of table on every side."""
+    side = int(np.hypot(CARD_H, CARD_W)) + 2 * table + 12
     rng = np.random.default_rng(seed)
     canvas = np.clip(np.array(TABLE, np.float32) + rng.normal(0, 6, (side, side, 3)), 0, 255).astype(np.uint8)
     turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
@@ -34,7 +34,7 @@ def card_on_table(degrees: float, seed: int = 0) -> np.ndarray:
     mask = cv2.warpAffine(np.full((CARD_H, CARD_W), 255, np.uint8), turn, (side, side))[:, :, None] / 255.0
     scene = (canvas * (1 - mask) + face * mask).astype(np.uint8)
     ys, xs = np.nonzero(mask[:, :, 0] > 0.5)
-    return scene[max(0, ys.min() - 4):ys.max() + 5, max(0, xs.min() - 4):xs.max() + 5]
+    return scene[max(0, ys.min() - table):ys.max() + table + 1, max(0, xs.min() - table):xs.max() + table + 1]
 
 
 @pytest.mark.parametrize(("angle", "tilt"), [(90.0, 0.0), (0.0, 0.0), (10.0, 10.0), (80.0, -10.0),
@@ -45,7 +45,7 @@ def test_the_tilt_is_measured_from_the_nearest_upright_position(angle: float, ti
 
 @pytest.mark.parametrize("degrees", [8.0, -15.0, 25.0])
 def test_a_card_lying_askew_comes_back_upright_with_a_little_table_round_it(degrees: float) -> None:
-    view = straightened(card_on_table(degrees))
+    view = recut(card_on_table(degrees))
     assert view is not None
     height, width = view.shape[:2]
     assert height == pytest.approx(CARD_H * (1 + 2 * MARGIN), abs=6)
@@ -56,19 +56,27 @@ def test_a_card_lying_askew_comes_back_upright_with_a_little_table_round_it(degr
     rows = np.flatnonzero(red.mean(axis=1) > 0.5)
     # the red block spans whole rows again: the card stands upright (either way up)
     assert rows.size >= 40 and (rows.max() < height / 2 or rows.min() > height / 2)
-    assert straightened(view) is None  # and, upright now, is left as it is
+    assert recut(view) is None  # and, upright now, is left as it is
 
 
 @pytest.mark.parametrize("degrees", [0.0, MIN_TILT_DEGREES / 3, -MIN_TILT_DEGREES / 2])
 def test_a_card_standing_upright_is_left_as_it_is(degrees: float) -> None:
-    assert straightened(card_on_table(degrees)) is None
+    assert recut(card_on_table(degrees)) is None
 
 
-def test_without_a_card_there_is_nothing_to_straighten() -> None:
+def test_a_card_with_much_table_round_it_is_cut_closer() -> None:
+    crop = card_on_table(0.0, table=60)  # the card fills about a third of the crop
+    view = recut(crop)
+    assert view is not None
+    assert view.shape[:2] == pytest.approx((CARD_H * (1 + 2 * MARGIN), CARD_W * (1 + 2 * MARGIN)), abs=6)
+    assert recut(card_on_table(0.0, table=12)) is None  # a rough crop's margin is left as it is
+
+
+def test_without_a_card_there_is_nothing_to_recut() -> None:
     rng = np.random.default_rng(3)
-    assert straightened(rng.integers(0, 256, (150, 100, 3), np.uint8)) is None  # noise
-    assert straightened(np.full((150, 100, 3), 128, np.uint8)) is None  # a bare, even table
-    assert straightened(card_on_table(20.0)[::8, ::8]) is None  # too few pixels to find an outline in
+    assert recut(rng.integers(0, 256, (150, 100, 3), np.uint8)) is None  # noise
+    assert recut(np.full((150, 100, 3), 128, np.uint8)) is None  # a bare, even table
+    assert recut(card_on_table(20.0)[::8, ::8]) is None  # too few pixels to find an outline in
 
 
 @pytest.mark.parametrize("degrees", [12.0, 30.0])
@@ -84,10 +92,18 @@ def test_a_rendered_card_is_turned_by_the_tilt_inside_a_crop_cut_round_it(degree
             assert -0.5 <= margin <= 0.06 * card_side + 0.5
 
 
+def test_more_table_moves_the_card_and_widens_the_crop_by_the_share_on_every_side() -> None:
+    quad = np.float32([[10, 10], [70, 10], [70, 110], [10, 110]])
+    moved, size = _with_more_table(quad, 80, 120, 60, 100, 0.3)
+    np.testing.assert_array_equal(moved, quad + np.float32([18, 30]))
+    assert size == (80 + 36, 120 + 60)
+
+
 def test_no_tilt_draws_the_same_crops_as_before() -> None:
     art = prepare_artwork(card_face())
     plain = render_card_crop(art, np.random.default_rng(9), [art])
-    untilted = render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=0.0))
+    untilted = render_card_crop(art, np.random.default_rng(9), [art],
+                                CropSettings(tilt_degrees=0.0, extra_margin=0.0))
     tilted = render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=20.0))
     assert np.array_equal(plain, untilted)
     assert tilted.shape != plain.shape
