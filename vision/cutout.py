@@ -210,7 +210,7 @@ def shrunk(picture: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
 
 def card_shaped_regions(small: np.ndarray, min_share: float, paper: np.ndarray | None = None,
                         with_outline: bool = True) -> list[tuple[Region, bool]]:
-    """The guesses at the card in a picture (best cut to about 400 px) that have a card's shape
+    """The guesses at the card in a picture (best shrunk to a few hundred pixels) that have a card's shape
     (``Region.has_card_shape(min_share)``), the one filling its box best first, each with whether it
     is the edges' hull: the largest region of paper-like pixels (``paper``, the picture's paper mask,
     when already made), of pixels unlike the table (the picture's outer ring) and, ``with_outline``,
