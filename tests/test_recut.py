@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.crops
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
 from vision.recut import MARGIN, MIN_TILT_DEGREES, recut, tilt_degrees
 
@@ -99,11 +100,17 @@ def test_more_table_moves_the_card_and_widens_the_crop_by_the_share_on_every_sid
     assert size == (80 + 36, 120 + 60)
 
 
-def test_no_tilt_draws_the_same_crops_as_before() -> None:
+def test_no_tilt_and_no_margin_leave_the_crops_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
     art = prepare_artwork(card_face())
-    plain = render_card_crop(art, np.random.default_rng(9), [art])
-    untilted = render_card_crop(art, np.random.default_rng(9), [art],
-                                CropSettings(tilt_degrees=0.0, extra_margin=0.0))
-    tilted = render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=20.0))
-    assert np.array_equal(plain, untilted)
-    assert tilted.shape != plain.shape
+    before = render_card_crop(art, np.random.default_rng(9), [art])
+
+    def never(*_: object) -> None:
+        raise AssertionError("a crop without tilt or margin drew them")
+
+    monkeypatch.setattr(vision.crops, "_turned_in_crop", never)
+    monkeypatch.setattr(vision.crops, "_with_more_table", never)
+    assert np.array_equal(render_card_crop(art, np.random.default_rng(9), [art]), before)
+    with pytest.raises(AssertionError, match="drew them"):
+        render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=20.0))
+    with pytest.raises(AssertionError, match="drew them"):
+        render_card_crop(art, np.random.default_rng(9), [art], CropSettings(extra_margin=0.2))
