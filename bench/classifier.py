@@ -2,12 +2,12 @@
 
 Prints milliseconds per card for batch 1 and batch 16, with and without ``both_orientations`` and
 ``tight_view`` (each on the crops the readings before it are unsure of, as the runtime does, or on every
-crop), the straightened view of a card lying askew (``recut_below``; the two single-view settings
-go without it) and the style bank beside the model (``vision.style_bank``; where the model has none, the two
-first settings are the same), and each figure's ratio to the frame budget (10 fps = 100 ms per frame)
-and to the goal of <= 2 ms per card; then the accuracy of each setting on the same rendered crops (every
-style in ``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``, as
-``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
+crop), a card lying askew or loose in its crop cut again (``recut_below``; the two single-view settings
+go without it) and the style bank beside the model (``vision.style_bank``; where the model has none, the
+two first settings are the same), and each figure's ratio to the frame budget (10 fps = 100 ms per
+frame) and to the goal of <= 2 ms per card; then the accuracy of each setting on the same rendered crops
+(every style in ``../shared/cards``); then what labelling a deal of 40 one-to-one (``vision.distinct``,
+as ``classify --distinct`` reads) costs beside reading its cards; then, for the styles the model was not
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
 profile, after one deck's enrolment timed in one process and in ``--workers`` processes side by side.
 ``--compare MODEL`` times and scores another model in the same turns (the previous one, say, taken from
@@ -172,8 +172,8 @@ def main() -> None:
     }
     readers = {name: CardClassifier.load(args.model, threads=1, both_orientations=both, turned_below=turned,
                                          tight_view=tight, unsure_below=below, use_bank=bank,
-                                         recut_below=straighten)
-               for name, (both, turned, tight, below, bank, straighten) in settings.items()}
+                                         recut_below=recut)
+               for name, (both, turned, tight, below, bank, recut) in settings.items()}
     default = readers[DEFAULT_SETTING]
     if args.compare is not None:
         readers[COMPARED] = CardClassifier.load(args.compare, threads=1)

@@ -1,5 +1,6 @@
 """A card lying askew in its crop, or with much table round it, found and cut again upright and close
-(``vision.recut``), and crops rendered with the card turned inside them (``CropSettings.tilt_degrees``)."""
+(``vision.recut``), and crops rendered with the card turned inside them or with more table round it
+(``CropSettings.tilt_degrees``, ``extra_margin``)."""
 
 from __future__ import annotations
 

@@ -423,7 +423,7 @@ class CardClassifier:
         return sums.readings()
 
     def _recut_where_surer(self, crops: Sequence[np.ndarray],
-                                  sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
+                           sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
         """The crops, and their readings, with each crop read unsure (under ``recut_below``) in
         which a card lies askew or loose replaced by that card cut again (``vision.recut``) where the
         card so cut reads surer."""

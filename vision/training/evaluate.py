@@ -246,8 +246,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="best upright probability under which a crop is read turned half a turn too "
                              "(above 1: every crop)")
     parser.add_argument("--recut-below", type=float, default=RECUT_BELOW,
-                        help="best probability under which a crop's card is looked for and straightened "
-                             "where it lies askew (0: never)")
+                        help="best probability under which a crop's card is looked for and cut again "
+                             "where it lies askew or loose (0: never)")
     parser.add_argument("--tilt", type=float, default=0.0,
                         help="degrees by which each card is turned, either way, inside its crop")
     parser.add_argument("--margin", type=float, default=0.0,
@@ -278,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin) for s in styles]
-    views = f"; turned below {args.turned_below:g}; straightened below {args.recut_below:g}"
+    views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
