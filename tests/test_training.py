@@ -339,19 +339,24 @@ def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")
 def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_path: Path) -> None:
     """Here with the tried options that act inside the training loop (random convolutions, suit and
-    rank heads): the exported model keeps the contract with them."""
+    rank heads): the exported model keeps the contract with them; and its 8-bit copy is written too,
+    with its own bank."""
     from vision.classifier import CardClassifier
     from vision.style_bank import bank_path
+    from vision.training.quantize import INT8_SUFFIX
 
     style = list_styles(find_cards_root())[0]
-    out = tmp_path / "m.onnx"
-    assert train_main(["--out", str(out), "--width", "32", "--height", "48", "--pool", "64",
-                       "--val-pool", "16", "--steps", "2", "--batch", "16", "--workers", "1",
-                       "--threads", "1", "--styles", style, "--randconv", "0.5", "--suit-rank", "0.5"]) == 0
-    classifier = CardClassifier.load(out)
+    out, quantized_out = tmp_path / "m.fp32.onnx", tmp_path / "m.onnx"
+    assert train_main(["--out", str(out), "--quantized-out", str(quantized_out), "--width", "32",
+                       "--height", "48", "--pool", "64", "--val-pool", "16", "--steps", "2", "--batch", "16",
+                       "--workers", "1", "--threads", "1", "--styles", style, "--randconv", "0.5",
+                       "--suit-rank", "0.5"]) == 0
+    classifier, quantized = CardClassifier.load(out), CardClassifier.load(quantized_out)
     assert classifier.bank is not None and bank_path(out).is_file()
     assert classifier.bank.styles == (style,)
     assert classifier.bank.model_version == classifier.info.model_version
+    assert quantized.info.model_version == classifier.info.model_version + INT8_SUFFIX
+    assert quantized.bank is not None and quantized.bank.model_version == quantized.info.model_version
 
 
 @pytest.mark.skipif(find_cards_root() is None, reason="needs the deck artwork in shared/cards")

@@ -1,12 +1,13 @@
 """The card classifier at run time: a warped card crop in, a card code and its confidence out.
 
-Runs the shipped ONNX model (``models/cards.onnx``) with onnxruntime alone; torch is never needed
-here. The model's contract (``models/README.md``): input ``image`` float32 ``[N, 3, H, W]`` made by
-``vision.preprocess.to_model_input``; outputs ``logits`` ``[N, 42]`` and ``embedding`` ``[N, D]``
-(L2-normalised), and optionally ``features`` ``[N, F]`` (the pooled activations the embedding is
-projected from, which a deck profile's head reads when the model has them); metadata ``labels``
-(JSON list in ``engine.cards.CLASS_LABELS`` order),
-``input_width``, ``input_height``, ``mean``, ``std`` (JSON lists), ``color_order`` (``RGB``),
+Runs the shipped ONNX model (``models/cards.onnx``, in 8-bit integers, quantized from
+``models/cards.fp32.onnx`` by ``vision.training.quantize``; any model of the contract loads) with
+onnxruntime alone; torch is never needed here. The model's contract (``models/README.md``): input
+``image`` float32 ``[N, 3, H, W]`` made by ``vision.preprocess.to_model_input``; outputs ``logits``
+``[N, 42]`` and ``embedding`` ``[N, D]`` (L2-normalised), and optionally ``features`` ``[N, F]`` (the
+pooled activations the embedding is projected from, which a deck profile's head reads when the model
+has them); metadata ``labels`` (JSON list in ``engine.cards.CLASS_LABELS`` order), ``input_width``,
+``input_height``, ``mean``, ``std`` (JSON lists), ``color_order`` (``RGB``),
 ``embedding_dim``, ``model_version`` and ``trained_on``.
 
 A card lies on the table either way up, so by default a crop is also read turned half a turn, and the
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from engine.cards import CLASS_LABELS
+from vision.cpu import this_machine_has_overflowing_byte_products
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
 from vision.recut import recut
@@ -64,6 +66,8 @@ FEATURES_NAME = "features"
 BATCH_SIZE = 32
 DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
+# onnxruntime's session option that multiplies a quantized model's bytes as unsigned ones (vision.cpu).
+EXACT_BYTE_PRODUCTS_OPTION = "session.x64quantprecision"
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
 RECUT_BELOW = 0.7  # best probability under which a crop's card is looked for, and cut again if askew or loose
@@ -271,6 +275,8 @@ def _open_session(path: Path, threads: int) -> InferenceSession:
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
+    if this_machine_has_overflowing_byte_products():  # vision.cpu: exact, slower, where needed only
+        options.add_session_config_entry(EXACT_BYTE_PRODUCTS_OPTION, "1")
     try:
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own untyped errors for a bad file

