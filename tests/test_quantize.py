@@ -17,6 +17,7 @@ from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier  # noqa: E402
 from vision.decks import find_cards_root, list_styles  # noqa: E402
 from vision.preprocess import to_model_input  # noqa: E402
 from vision.style_bank import bank_path  # noqa: E402
+from vision.training import quantize as quantize_module  # noqa: E402
 from vision.training.quantize import (  # noqa: E402
     INT8_SUFFIX,
     QUANTIZED_FROM_KEY,
@@ -142,3 +143,26 @@ def test_any_model_of_the_contract_is_quantized_with_its_metadata_kept(tmp_path:
     version = quantize_model(tiny, tmp_path / "q.onnx", batches)
     assert version == source["model_version"] + INT8_SUFFIX
     assert json.loads(metadata(tmp_path / "q.onnx")["labels"]) == list(CLASS_LABELS)
+
+
+@pytest.mark.parametrize("content", [b"", b"this is not a model"])
+def test_a_file_that_is_not_a_model_is_named_and_nothing_is_written(tmp_path: Path, content: bytes) -> None:
+    bad, out = tmp_path / "broken.onnx", tmp_path / "q.onnx"
+    bad.write_bytes(content)
+    out.write_bytes(b"the model written before")
+    with pytest.raises(QuantizeError, match=r"broken\.onnx: not a readable ONNX model"):
+        quantize_model(bad, out, [])
+    assert out.read_bytes() == b"the model written before"
+
+
+def test_a_quantized_model_over_the_size_limit_is_refused_and_the_old_one_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tiny, out = write_tiny_model(tmp_path / "tiny.onnx"), tmp_path / "q.onnx"
+    out.write_bytes(b"the model written before")
+    info = CardClassifier.load(tiny, use_bank=False).info
+    monkeypatch.setattr(quantize_module, "MAX_MODEL_BYTES", 100)
+    batches = [np.zeros((2, 3, info.height, info.width), np.float32)]
+    with pytest.raises(QuantizeError, match=r"q\.onnx: the model would be \d+ bytes, over the 100-byte"):
+        quantize_model(tiny, out, batches)
+    assert out.read_bytes() == b"the model written before"

@@ -66,6 +66,7 @@ FEATURES_NAME = "features"
 BATCH_SIZE = 32
 DEFAULT_TOP_K = 3
 TIGHT_VIEW_CUT = 0.05
+MAX_MODEL_BYTES = 5 * 1024 * 1024  # the contract's limit on a model file (models/README.md)
 # onnxruntime's session option that multiplies a quantized model's bytes as unsigned ones (vision.cpu).
 EXACT_BYTE_PRODUCTS_OPTION = "session.x64quantprecision"
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too

@@ -21,11 +21,10 @@ from pathlib import Path
 import onnx
 import torch
 
-from vision.classifier import EMBEDDING_NAME, FEATURES_NAME
+from vision.classifier import EMBEDDING_NAME, FEATURES_NAME, MAX_MODEL_BYTES
 from vision.errors import VisionError
 from vision.training.model import CardNet
 
-MAX_MODEL_BYTES = 5 * 1024 * 1024
 METADATA_KEYS: tuple[str, ...] = (
     "labels", "input_width", "input_height", "mean", "std", "color_order", "embedding_dim", "model_version",
     "trained_on",

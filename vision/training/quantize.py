@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from vision.classifier import INPUT_NAME, CardClassifier, ModelInfo
+from vision.classifier import INPUT_NAME, MAX_MODEL_BYTES, CardClassifier, ModelInfo
 from vision.decks import find_cards_root
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
@@ -41,7 +41,6 @@ from vision.style_bank import bank_path
 from vision.training.bank import build_bank, trained_styles
 from vision.training.dataset import NO_ARTWORK
 from vision.training.evaluate import render_eval_set
-from vision.training.export import MAX_MODEL_BYTES
 from vision.training.pysol_decks import unknown_styles_message
 
 INT8_SUFFIX = "-int8"
@@ -67,10 +66,23 @@ def calibration_batches(root: Path, styles: Sequence[str], info: ModelInfo,
         yield to_model_input(crops, info.width, info.height, info.mean, info.std)
 
 
+def model_metadata(model: Path) -> dict[str, str]:
+    """The ``metadata_props`` of the ONNX file ``model``; QuantizeError naming it when it is missing or
+    not an ONNX model."""
+    try:
+        proto = onnx.load(str(model))
+    except Exception as error:  # OSError for a missing file, protobuf's DecodeError for one not a model
+        raise QuantizeError(f"{model}: not a readable ONNX model ({type(error).__name__})") from None
+    if not proto.graph.node:  # an empty file reads as an empty model
+        raise QuantizeError(f"{model}: not a readable ONNX model (no graph)")
+    return {prop.key: prop.value for prop in proto.metadata_props}
+
+
 def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
     """Write ``model`` quantized to 8-bit integers, calibrated on ``inputs`` (batches of the model's
-    input), to ``out``; returns the quantized model's ``model_version``. Raises QuantizeError for a
-    model that is already quantized, or whose quantized file would exceed the size limit."""
+    input), to ``out``; returns the quantized model's ``model_version``. Raises QuantizeError, and
+    leaves ``out`` as it was, for a model that is not readable or already quantized, or whose quantized
+    file would exceed the size limit."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
@@ -82,25 +94,27 @@ def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
             batch = next(self.batches, None)
             return None if batch is None else {INPUT_NAME: batch}
 
-    metadata = {prop.key: prop.value for prop in onnx.load(str(model)).metadata_props}
+    metadata = model_metadata(model)
     if QUANTIZED_FROM_KEY in metadata:
         raise QuantizeError(f"{model}: already quantized (from {metadata[QUANTIZED_FROM_KEY]}); "
                             "quantize the float model it was made from")
-    with tempfile.TemporaryDirectory() as work:
-        prepared = Path(work) / "prepared.onnx"
-        quant_pre_process(str(model), str(prepared))
-        quantize_static(str(prepared), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        extra_options={"CalibMaxIntermediateOutputs": MAX_BATCHES_HELD})
     version = metadata.get("model_version", "") + INT8_SUFFIX
-    quantized = onnx.load(str(out))
+    with tempfile.TemporaryDirectory() as work:
+        prepared, quantized_path = Path(work) / "prepared.onnx", Path(work) / "quantized.onnx"
+        quant_pre_process(str(model), str(prepared))
+        quantize_static(str(prepared), str(quantized_path), Reader(), quant_format=QuantFormat.QDQ,
+                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        extra_options={"CalibMaxIntermediateOutputs": MAX_BATCHES_HELD})
+        quantized = onnx.load(str(quantized_path))
     del quantized.metadata_props[:]
-    for key, value in {**metadata, "model_version": version, QUANTIZED_FROM_KEY: metadata.get(
-            "model_version", "")}.items():
+    for key, value in {**metadata, "model_version": version,
+                       QUANTIZED_FROM_KEY: metadata.get("model_version", "")}.items():
         quantized.metadata_props.add(key=key, value=value)
-    onnx.save(quantized, str(out))
-    if out.stat().st_size > MAX_MODEL_BYTES:
-        raise QuantizeError(f"{out}: {out.stat().st_size} bytes, over the limit of {MAX_MODEL_BYTES}")
+    data = quantized.SerializeToString()
+    if len(data) > MAX_MODEL_BYTES:
+        raise QuantizeError(f"{out}: the model would be {len(data)} bytes, over the "
+                            f"{MAX_MODEL_BYTES}-byte limit; nothing written")
+    out.write_bytes(data)
     return version
 
 
