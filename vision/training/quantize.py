@@ -53,7 +53,8 @@ MAX_BATCHES_HELD = 4
 
 
 class QuantizeError(VisionError):
-    """A model that cannot be quantized: already quantized, or no artwork of its styles to calibrate on."""
+    """A model that cannot be quantized: unreadable, already quantized, too large once quantized, or
+    without the artwork of its styles to calibrate on."""
 
 
 def calibration_batches(root: Path, styles: Sequence[str], info: ModelInfo,
