@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -129,27 +129,26 @@ class _ViewSums:
 
     def replaced(self, rows: np.ndarray, more: _ViewSums) -> _ViewSums:
         """These sums with the rows at ``rows`` replaced by ``more`` (readings of those crops only)."""
-        probabilities, embeddings = self.probabilities.copy(), self.embeddings.copy()
-        views = self.views.copy()
-        probabilities[rows], embeddings[rows], views[rows] = more.probabilities, more.embeddings, more.views
-        features = None
-        if self.features is not None and more.features is not None:
-            features = self.features.copy()
-            features[rows] = more.features
-        return _ViewSums(probabilities, embeddings, features, views)
+        return self._with_rows(rows, more, lambda _mine, theirs: theirs)
 
     def plus(self, rows: np.ndarray, more: _ViewSums) -> _ViewSums:
         """These sums with ``more`` (readings of the crops at ``rows`` only) added to those rows."""
-        probabilities, embeddings = self.probabilities.copy(), self.embeddings.copy()
-        views = self.views.copy()
-        probabilities[rows] += more.probabilities
-        embeddings[rows] += more.embeddings
-        views[rows] += more.views
+        return self._with_rows(rows, more, np.add)
+
+    def _with_rows(self, rows: np.ndarray, more: _ViewSums,
+                   combine: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> _ViewSums:
+        """New sums: these, with the rows at ``rows`` of each array ``combine``d with ``more``'s; the
+        features only where both have them."""
+        def merged(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+            out = mine.copy()
+            out[rows] = combine(mine[rows], theirs)
+            return out
+
         features = None
         if self.features is not None and more.features is not None:
-            features = self.features.copy()
-            features[rows] += more.features
-        return _ViewSums(probabilities, embeddings, features, views)
+            features = merged(self.features, more.features)
+        return _ViewSums(merged(self.probabilities, more.probabilities),
+                         merged(self.embeddings, more.embeddings), features, merged(self.views, more.views))
 
     def readings(self) -> Readings:
         """Probabilities and features by their mean over the views; embeddings as the direction of the sum."""

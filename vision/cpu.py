@@ -11,6 +11,7 @@ it is needed (``has_overflowing_byte_products``).
 
 from __future__ import annotations
 
+import functools
 import platform
 from pathlib import Path
 
@@ -46,6 +47,7 @@ def has_overflowing_byte_products(machine: str, flags: frozenset[str] | None) ->
     return flags is None or not (flags & VNNI_FLAGS)
 
 
+@functools.cache
 def this_machine_has_overflowing_byte_products() -> bool:
-    """``has_overflowing_byte_products`` for the machine this runs on."""
+    """``has_overflowing_byte_products`` for the machine this runs on (read once per process)."""
     return has_overflowing_byte_products(platform.machine(), read_cpu_flags())

@@ -216,13 +216,17 @@ def _card_quad(rng: np.random.Generator, card_w: int, card_h: int, margins: np.n
     return quad, (crop_w, crop_h)
 
 
+def _rotation(angle: float) -> np.ndarray:
+    """``[2, 2]`` float32: the rotation by ``angle`` radians (of points as rows: ``points @ R.T``)."""
+    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+
+
 def _turned_in_crop(rng: np.random.Generator, quad: np.ndarray, card_w: int, card_h: int,
                     degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
     """The card's corners turned by ``degrees`` either way about their centre, in a crop cut upright
     round them with 0..6% of the card's width and height of table on every side, and the crop's size."""
     angle = np.deg2rad(degrees if rng.random() < 0.5 else -degrees)
-    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
-    turned = (quad - quad.mean(axis=0)) @ rotation.T
+    turned = (quad - quad.mean(axis=0)) @ _rotation(angle).T
     low, high = turned.min(axis=0), turned.max(axis=0)
     pad = np.array([card_w, card_h], np.float32) * rng.uniform(0.0, 0.06, 2).astype(np.float32)
     width, height = (float(side) for side in high - low + 2 * pad)
@@ -243,8 +247,7 @@ def _other_card_quad(rng: np.random.Generator, crop_w: int, crop_h: int, card_w:
     angle = rng.uniform(-0.6, 0.6) + (np.pi / 2 if rng.random() < 0.3 else 0.0)
     half = np.array([card_w, card_h], np.float32) / 2
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * half
-    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
-    corners = corners @ rotation.T
+    corners = corners @ _rotation(angle).T
     side = int(rng.integers(4))
     along = rng.uniform(0.0, 1.0)
     reach_x = card_w * (0.5 + 0.5 * cover) + half[0] * 0.2
