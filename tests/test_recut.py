@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vision.crops
+from vision import cutout
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
 from vision.recut import MARGIN, MIN_TILT_DEGREES, recut, tilt_degrees
 
@@ -115,3 +116,43 @@ def test_no_tilt_and_no_margin_leave_the_crops_as_they_were(monkeypatch: pytest.
         render_card_crop(art, np.random.default_rng(9), [art], CropSettings(tilt_degrees=20.0))
     with pytest.raises(AssertionError, match="drew them"):
         render_card_crop(art, np.random.default_rng(9), [art], CropSettings(extra_margin=0.2))
+
+
+def _scenes(count: int) -> list[np.ndarray]:
+    """Cards turned by various angles on noisy tables of various colours, some cut close, some loose."""
+    scenes = []
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        scene = card_on_table(float(rng.uniform(-40, 40)), seed=seed, table=int(rng.integers(2, 40)))
+        tint = rng.integers(-40, 40, 3)
+        scenes.append(np.clip(scene.astype(int) + tint, 0, 255).astype(np.uint8))
+    return scenes
+
+
+def test_the_largest_hull_is_the_largest_of_every_contours_hull() -> None:
+    """The outline guess takes the outer contours only and stops at a bounding rectangle smaller than the
+    best hull; that must give the hull a search over every contour, holes included, gives."""
+    for seed, scene in enumerate(_scenes(12)):
+        gray = cv2.GaussianBlur(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        specks = (np.random.default_rng(seed).random(gray.shape) < 0.01).astype(np.uint8) * 255
+        edges = cv2.dilate(cv2.Canny(gray, 30, 90) | specks, np.ones((3, 3), np.uint8))
+        every, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        expected = max(cv2.contourArea(cv2.convexHull(contour)) for contour in every)
+        hull = cutout._largest_hull(outer)
+        assert hull is not None and cv2.contourArea(hull) == expected
+    assert cutout._largest_hull([]) is None
+
+
+def test_the_unlike_table_mask_thresholds_the_colour_distance_to_the_table() -> None:
+    """The mask is Otsu's threshold of each pixel's CIELAB distance to the median of the outer ring,
+    scaled to 0..255, then closed and opened: the same pixels as that rule written plainly."""
+    for scene in _scenes(8):
+        lab = cv2.cvtColor(cv2.GaussianBlur(scene, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        distance = np.linalg.norm(lab - np.median(cutout._outer_ring(lab), axis=0), axis=2).astype(np.float32)
+        scaled = (distance * np.float32(255.0 / max(float(distance.max()), 1.0))).astype(np.uint8)
+        _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+        expected = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        assert np.array_equal(cutout._unlike_table_mask(scene), expected)
+        assert expected.mean() > 10  # the card is found at all

@@ -8,6 +8,7 @@ is. No torch here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -27,6 +28,10 @@ FRAME_INSET = 0.02
 MIN_CARD_IN_FRAMED_PICTURE = 0.85
 ANALYSIS_SIDE = 400  # the card is looked for in the picture shrunk to this longer side
 RotatedBox = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
+_CLOSING = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))  # fills the print on the card's paper
+_OPENING = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+_EDGE_DILATION = np.ones((3, 3), np.uint8)
+_CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform's matrix summing three channels into one
 
 
 def _outer_ring(image: np.ndarray) -> np.ndarray:
@@ -72,13 +77,13 @@ def _is_card_on_a_light_table(picture: np.ndarray, card: np.ndarray, brighter: b
 
 def _closed(mask: np.ndarray) -> np.ndarray:
     """The mask with gaps under 15 px (the print on the card's paper) filled."""
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSING)
 
 
 def _paper_mask(small: np.ndarray) -> np.ndarray:
     """Paper-like pixels: value minus saturation above Otsu's threshold."""
-    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV).astype(np.int16)
-    paper = np.clip(hsv[:, :, 2] - hsv[:, :, 1], 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
+    paper = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])  # saturates at 0
     _, mask = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return _closed(mask)
 
@@ -86,24 +91,45 @@ def _paper_mask(small: np.ndarray) -> np.ndarray:
 def _unlike_table_mask(small: np.ndarray) -> np.ndarray:
     """Pixels far in colour (CIELAB) from the picture's outer ring, the table, above Otsu's threshold:
     a card on a table as light as its paper."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    difference = lab - np.median(_outer_ring(lab), axis=0)
-    distance = np.sqrt(np.einsum("ijk,ijk->ij", difference, difference))  # the norm, twice as fast
-    scaled = (distance * (255.0 / max(float(distance.max()), 1.0))).astype(np.uint8)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (7, 7), 0), cv2.COLOR_BGR2LAB)
+    table = np.median(_outer_ring(lab), axis=0)
+    # OpenCV's calls on whole images, not numpy's: on a crop of a few thousand pixels each numpy step
+    # costs more in its overhead than in its arithmetic.
+    difference = cv2.subtract(lab.astype(np.float32), (*(float(value) for value in table), 0.0))
+    distance = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _CHANNEL_SUM))
+    scaled = (distance * np.float32(255.0 / max(cv2.minMaxLoc(distance)[1], 1.0))).astype(np.uint8)
     _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return cv2.morphologyEx(_closed(mask), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    return cv2.morphologyEx(_closed(mask), cv2.MORPH_OPEN, _OPENING)
 
 
 def _outline_mask(small: np.ndarray) -> np.ndarray:
     """The convex hull of the longest run of edges: a card whose outline is drawn but whose paper and
     table are alike in colour (a grey card on a grey cloth)."""
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    edges = cv2.dilate(cv2.Canny(gray, 30, 90), _EDGE_DILATION)
+    # A hole's hull lies inside its outer contour's, so the outer contours hold the largest hull.
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(gray)
-    if contours:
-        cv2.fillPoly(mask, [max((cv2.convexHull(c) for c in contours), key=cv2.contourArea)], 255)
+    hull = _largest_hull(contours)
+    if hull is not None:
+        cv2.fillPoly(mask, [hull], 255)
     return mask
+
+
+def _largest_hull(contours: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The convex hull of largest area of the contours' hulls. A hull lies inside its contour's bounding
+    rectangle, so the contours are taken by the rectangle's area, largest first, until it is smaller
+    than the largest hull found."""
+    rectangles = [cv2.boundingRect(contour) for contour in contours]
+    best, best_area = None, -1.0
+    for index in sorted(range(len(contours)), key=lambda i: -rectangles[i][2] * rectangles[i][3]):
+        if rectangles[index][2] * rectangles[index][3] < best_area:
+            break
+        hull = cv2.convexHull(contours[index])
+        area = cv2.contourArea(hull)
+        if area > best_area:
+            best, best_area = hull, area
+    return best
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays
