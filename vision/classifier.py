@@ -71,7 +71,7 @@ MAX_MODEL_BYTES = 5 * 1024 * 1024  # the contract's limit on a model file (model
 EXACT_BYTE_PRODUCTS_OPTION = "session.x64quantprecision"
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
-RECUT_BELOW = 0.7  # best probability under which a crop's card is looked for, and cut again if askew or loose
+RECUT_BELOW = 0.8  # best probability under which a crop's card is looked for, and cut again if askew or loose
 # Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
 # crops, 97.7% under 60 px against 99.5% from 60 px (models/README.md, "How large the camera must see a
 # card").
