@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.classifier
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import (
     BATCH_SIZE,
@@ -22,6 +23,7 @@ from vision.classifier import (
     Readings,
     cut_tighter,
     default_model_path,
+    is_square_crop,
     predictions_from,
 )
 from vision.crops import prepare_artwork, random_back_artwork, render_card_crop, render_none_crop
@@ -432,6 +434,29 @@ def test_cards_with_much_table_round_them_are_read_by_default() -> None:
     right = sum(p.card == c for p, c in zip(cut_again, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
     assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 12 and 3
+
+
+@pytest.mark.parametrize(("height", "width", "square"), [(120, 99, True), (120, 98, False), (100, 120, True),
+                                                     (150, 90, False), (90, 150, False)])
+def test_a_crop_is_square_from_0_82_of_its_longer_side(height: int, width: int, square: bool) -> None:
+    assert is_square_crop(np.zeros((height, width, 3), np.uint8)) is square
+
+
+def test_a_square_crop_is_looked_at_however_sure_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card turned by 30 degrees stands in a square crop and may be read wrong but sure: such a
+    crop is looked at whatever its reading, unless looking is off (``recut_below`` 0)."""
+    looked: list[tuple[int, ...]] = []
+
+    def finder(crop: np.ndarray) -> None:
+        looked.append(crop.shape)
+
+    monkeypatch.setattr(vision.classifier, "recut", finder)
+    crops = [np.full(shape, 200, np.uint8) for shape in [(120, 100, 3), (120, 70, 3), (100, 120, 3)]]
+    CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)  # no reading is that unsure
+    assert looked == [(120, 100, 3), (100, 120, 3)]
+    looked.clear()
+    CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).read(crops)
+    assert looked == []
 
 
 @pytest.mark.parametrize("name", ["unsure_below", "turned_below", "recut_below"])
