@@ -207,7 +207,7 @@ def crop_width(crop: np.ndarray) -> int:
 def is_square_crop(crop: np.ndarray) -> bool:
     """Whether a crop's narrower side is SQUARE_CROP_FROM of its longer or more: the crop a card turned
     inside it stands in."""
-    return min(crop.shape[:2]) >= SQUARE_CROP_FROM * max(crop.shape[:2])
+    return crop_width(crop) >= SQUARE_CROP_FROM * max(crop.shape[:2])
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:

@@ -95,7 +95,7 @@ def _unlike_table_mask(small: np.ndarray) -> np.ndarray:
     table = np.median(_outer_ring(lab), axis=0)
     # OpenCV's calls on whole images, not numpy's: on a crop of a few thousand pixels each numpy step
     # costs more in its overhead than in its arithmetic.
-    difference = cv2.subtract(lab.astype(np.float32), (*(float(value) for value in table), 0.0))
+    difference = cv2.subtract(lab.astype(np.float32), (*table.tolist(), 0.0))
     distance = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _CHANNEL_SUM))
     scaled = (distance * np.float32(255.0 / max(cv2.minMaxLoc(distance)[1], 1.0))).astype(np.uint8)
     _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -120,12 +120,12 @@ def _largest_hull(contours: Sequence[np.ndarray]) -> np.ndarray | None:
     """The convex hull of largest area of the contours' hulls. A hull lies inside its contour's bounding
     rectangle, so the contours are taken by the rectangle's area, largest first, until it is smaller
     than the largest hull found."""
-    rectangles = [cv2.boundingRect(contour) for contour in contours]
+    bounds = [width * height for _, _, width, height in map(cv2.boundingRect, contours)]
     best, best_area = None, -1.0
-    for index in sorted(range(len(contours)), key=lambda i: -rectangles[i][2] * rectangles[i][3]):
-        if rectangles[index][2] * rectangles[index][3] < best_area:
+    for bound, contour in sorted(zip(bounds, contours, strict=True), key=lambda pair: -pair[0]):
+        if bound < best_area:
             break
-        hull = cv2.convexHull(contours[index])
+        hull = cv2.convexHull(contour)
         area = cv2.contourArea(hull)
         if area > best_area:
             best, best_area = hull, area
