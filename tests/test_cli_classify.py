@@ -12,6 +12,7 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
+from tests.test_decks import write_heic
 from vision.crops import prepare_artwork, render_card_crop
 from vision.decks import Deck, find_cards_root, read_image
 from vision.enrollment import ENROLMENT_CROPS, DeckProfile
@@ -266,6 +267,18 @@ def test_classify_reads_card_pictures_with_the_shipped_model(
     rows = _lines(capsys.readouterr().out)
     assert [row["card"] for row in rows] == ["1c", "3c", "1d", "back", "3c"]
     assert all(len(row["top"]) == 2 for row in rows)
+
+
+@needs_cards
+def test_classify_reads_a_phones_heic_photo_of_a_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    face = read_image(CARDS_ROOT / "napoletane" / "7s.jpg")
+    photo = write_heic(tmp_path / "IMG_0007.HEIC", face)
+    assert main(["classify", str(photo)]) == 0
+    (row,) = _lines(capsys.readouterr().out)
+    assert row["path"] == str(photo) and row["card"] == "7s"
 
 
 def _write_crops(folder: Path, styles: list[str], negative: bool) -> list[str]:

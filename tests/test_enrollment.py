@@ -15,6 +15,7 @@ import pytest
 import vision.classifier
 from engine.cards import BACK, CARD_CODES, NONE
 from tests.test_classifier import good_metadata, write_tiny_model
+from tests.test_decks import write_heic
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import (
     CropSettings,
@@ -39,6 +40,7 @@ from vision.enrollment import (
     enroll_pictures,
     parse_picture_name,
     picture_artwork,
+    read_pictures,
     scan_folder,
 )
 
@@ -83,6 +85,15 @@ def test_folders_named_by_code_hold_several_pictures(tmp_path: Path) -> None:
     scanned = scan_folder(tmp_path)
     assert [p.name for p in scanned.paths["3c"]] == ["a.jpg", "b.png"]
     assert sorted(p.name for p in scanned.paths["1d"]) == ["1d.jpg", "one.jpg"]
+
+
+def test_a_phones_heic_pictures_are_found_and_read(tmp_path: Path) -> None:
+    for seed, name in enumerate(["3c.HEIC", "10b.heif", "back.heic"]):
+        write_heic(tmp_path / name, _picture(seed))
+    scanned = scan_folder(tmp_path)
+    assert sorted(scanned.paths) == ["10b", "3c", "back"]
+    pictures = read_pictures(scanned.paths)
+    assert all(picture.shape == _picture(0).shape for (picture,) in pictures.values())
 
 
 @pytest.mark.parametrize(("stem", "label"), [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,9 @@ from engine.cards import BACK, CARD_CODES
 from vision.errors import VisionError
 
 CARDS_ENV = "TRESSETTE_CARDS"
-IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif")
+# The major brands (an ISO file's ``ftyp`` box) of HEIF stills: an iPhone's photos and their kin.
+HEIF_BRANDS: frozenset[bytes] = frozenset({b"heic", b"heix", b"heim", b"heis", b"mif1", b"msf1"})
 
 # Italian-suited styles in ../shared/cards (every other folder there is French-suited), and the
 # Latin-suited tarot converted from Debian's PySolFC sets (vision.training.pysol_decks --latin).
@@ -62,14 +65,23 @@ def is_italian_style(name: str) -> bool:
 _JPEG_MAGIC = b"\xff\xd8\xff"
 
 
+def is_heif(data: bytes) -> bool:
+    """Whether a file's first bytes are those of a HEIF still (HEIC, an iPhone's usual photo)."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
 def read_image(path: Path) -> np.ndarray:
     """Read an image file as BGR uint8; raise DeckError naming the file.
 
-    Transparent pixels become white; 16-bit images are scaled to 8 bits; a JPEG is turned the way its
-    EXIF orientation says (as a phone shows the photo)."""
+    Transparent pixels become white; 16-bit images are scaled to 8 bits; a photo is turned the way it
+    says (a JPEG's EXIF orientation, a HEIC's own turn), as a phone shows it. HEIC/HEIF photos are
+    read with pillow-heif (``decode_heif``)."""
     data = np.fromfile(str(path), dtype=np.uint8)
-    is_jpeg = data[:3].tobytes() == _JPEG_MAGIC
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR if is_jpeg else cv2.IMREAD_UNCHANGED) if data.size else None
+    flags = cv2.IMREAD_COLOR if data[:3].tobytes() == _JPEG_MAGIC else cv2.IMREAD_UNCHANGED
+    if is_heif(data[:12].tobytes()):
+        image = decode_heif(data.tobytes(), path)
+    else:
+        image = cv2.imdecode(data, flags) if data.size else None
     if image is None:
         raise DeckError(f"{path}: not a readable image")
     if image.dtype == np.uint16:
@@ -83,6 +95,22 @@ def read_image(path: Path) -> np.ndarray:
         rgb = image[:, :, :3].astype(np.float32)
         return (rgb * alpha + 255.0 * (1.0 - alpha)).astype(np.uint8)
     return image[:, :, :3]
+
+
+def decode_heif(data: bytes, path: Path) -> np.ndarray:
+    """A HEIF still's primary image as BGR (BGRA where it has alpha) uint8, turned as the file says
+    (libheif applies its rotation and mirroring); raise DeckError naming ``path`` where pillow-heif is
+    not installed or the file cannot be decoded."""
+    try:
+        import pillow_heif  # imported here: only HEIC photos need it
+    except ImportError:
+        raise DeckError(f"{path}: a HEIC photo, and pillow-heif, which reads them, is not installed; "
+                        "install it (pip install pillow-heif) or save the photo as JPEG") from None
+    try:
+        heif = pillow_heif.open_heif(BytesIO(data), convert_hdr_to_8bit=True, bgr_mode=True)
+        return np.ascontiguousarray(np.asarray(heif))
+    except (ValueError, RuntimeError, OSError, SyntaxError) as error:
+        raise DeckError(f"{path}: not a readable HEIC image ({error})") from None
 
 
 def find_image(folder: Path, stem: str) -> Path | None:
