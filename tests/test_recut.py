@@ -11,7 +11,14 @@ import pytest
 import vision.crops
 from vision import cutout
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
-from vision.recut import MARGIN, MIN_TILT_DEGREES, recut, tilt_degrees
+from vision.recut import (
+    MARGIN,
+    MIN_TILT_DEGREES,
+    UPRIGHT_WITHIN_DEGREES,
+    is_plainly_upright,
+    recut,
+    tilt_degrees,
+)
 
 CARD_H, CARD_W = 150, 96
 TABLE = (40, 90, 40)  # BGR: green baize
@@ -73,6 +80,39 @@ def test_a_card_with_much_table_round_it_is_cut_closer() -> None:
     assert view is not None
     assert view.shape[:2] == pytest.approx((CARD_H * (1 + 2 * MARGIN), CARD_W * (1 + 2 * MARGIN)), abs=6)
     assert recut(card_on_table(0.0, table=12)) is None  # a rough crop's margin is left as it is
+
+
+def _no_other_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the guesses after the paper's fail the test if they are made."""
+    def made(_small: np.ndarray) -> np.ndarray:
+        raise AssertionError("the guesses after the paper's were made")
+    monkeypatch.setattr(cutout, "_unlike_table_mask", made)
+    monkeypatch.setattr(cutout, "_outline_mask", made)
+
+
+def test_a_card_whose_paper_shows_it_upright_and_close_is_settled_by_the_paper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    crop = card_on_table(UPRIGHT_WITHIN_DEGREES / 2, table=12)
+    assert is_plainly_upright(cutout.largest_region(cutout.paper_mask(crop)))
+    _no_other_guess(monkeypatch)
+    assert recut(crop) is None
+
+
+@pytest.mark.parametrize(("degrees", "table"), [(10.0, 12), (2.0, 12), (0.0, 60)])
+def test_a_card_askew_or_loose_is_not_settled_by_the_paper(
+    degrees: float, table: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    crop = card_on_table(degrees, table=table)
+    assert not is_plainly_upright(cutout.largest_region(cutout.paper_mask(crop)))
+    _no_other_guess(monkeypatch)
+    with pytest.raises(AssertionError, match="guesses after the paper"):
+        recut(crop)
+
+
+def test_no_paper_region_is_not_plainly_upright() -> None:
+    assert not is_plainly_upright(None)
+    assert not is_plainly_upright(cutout.largest_region(np.zeros((60, 40), np.uint8)))
 
 
 def test_without_a_card_there_is_nothing_to_recut() -> None:

@@ -80,7 +80,7 @@ def _closed(mask: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSING)
 
 
-def _paper_mask(small: np.ndarray) -> np.ndarray:
+def paper_mask(small: np.ndarray) -> np.ndarray:
     """Paper-like pixels: value minus saturation above Otsu's threshold."""
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
     paper = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])  # saturates at 0
@@ -167,7 +167,8 @@ def region_of(outline: np.ndarray, shape: tuple[int, ...]) -> Region:
     return Region(outline, box, box_area / (shape[0] * shape[1]), filled)
 
 
-def _largest_region(mask: np.ndarray) -> Region | None:
+def largest_region(mask: np.ndarray) -> Region | None:
+    """The region of the mask's largest outer contour by area; None for an empty mask."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -184,7 +185,7 @@ def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
 def _is_all_paper(paper: np.ndarray) -> bool:
     """Whether one region of paper fills the picture: a card cut from a sheet with a little of the
     sheet at its corners, whose drawing must not be taken for the card."""
-    region = _largest_region(paper)
+    region = largest_region(paper)
     return region is not None and region.share > 0.97 and region.filled > 0.85
 
 
@@ -212,7 +213,7 @@ def cut_out_card_telling(picture: np.ndarray) -> tuple[np.ndarray, bool]:
     looks_cut = _looks_cut_to_the_card(picture)
     framed = not looks_cut and _has_paper_inside_a_frame(picture)
     small, scale = shrunk(picture, ANALYSIS_SIDE)
-    paper = _paper_mask(small)
+    paper = paper_mask(small)
     if not (looks_cut or framed) and _is_all_paper(paper):
         return picture, True
     found = card_shaped_regions(small, _min_card_share(looks_cut, framed), paper, with_outline=not framed)
@@ -241,9 +242,9 @@ def card_shaped_regions(small: np.ndarray, min_share: float, paper: np.ndarray |
     is the edges' hull: the largest region of paper-like pixels (``paper``, the picture's paper mask,
     when already made), of pixels unlike the table (the picture's outer ring) and, ``with_outline``,
     the hull of the longest run of edges (on a light table that may be a drawing's outline too)."""
-    masks = [(_paper_mask(small) if paper is None else paper, False), (_unlike_table_mask(small), False)]
+    masks = [(paper_mask(small) if paper is None else paper, False), (_unlike_table_mask(small), False)]
     masks += [(_outline_mask(small), True)] if with_outline else []
-    regions = [(_largest_region(mask), is_hull) for mask, is_hull in masks]
+    regions = [(largest_region(mask), is_hull) for mask, is_hull in masks]
     found = [(region, is_hull) for region, is_hull in regions
              if region is not None and region.has_card_shape(min_share)]
     return sorted(found, key=lambda found: -found[0].filled)
