@@ -14,6 +14,7 @@ from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.decks import find_cards_root
 from vision.style_bank import (
     BANK_FORMAT,
+    REVISE_BELOW,
     UNFAMILIAR_BELOW,
     UNFAMILIAR_MIN_CARDS,
     BankError,
@@ -45,6 +46,27 @@ def test_the_rule_multiplies_by_the_softmax_of_each_classs_best_cosine_over_the_
     # 0.5 e^10 : 0.5 e^6 : 0, renormalised.
     np.testing.assert_allclose(adjusted, [[1 / (1 + np.exp(-4)), np.exp(-4) / (1 + np.exp(-4)), 0.0]],
                                rtol=1e-5)
+
+
+def test_a_crop_read_surely_is_left_as_the_head_reads_it() -> None:
+    prototypes = np.array([[[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]], np.float32)
+    bank = StyleBank("v", ("a", "b", "c"), ("one",), prototypes, temperature=0.1)
+    sure = [0.05, REVISE_BELOW, 0.05]  # the bank would pull this crop towards "a"
+    unsure = [0.5, 0.5, 0.0]
+    embeddings = np.array([[1.0, 0.0], [1.0, 0.0]], np.float32)
+    adjusted = bank.adjust(np.array([sure, unsure], np.float32), embeddings)
+    np.testing.assert_allclose(adjusted[0], sure, rtol=1e-6)
+    np.testing.assert_allclose(adjusted[1], bank.adjust(np.array([unsure], np.float32), embeddings[:1])[0])
+    assert adjusted[1].argmax() == 0
+    everything = StyleBank("v", ("a", "b", "c"), ("one",), prototypes, temperature=0.1, revise_below=1.01)
+    assert everything.adjust(np.array([sure], np.float32), embeddings[:1])[0].argmax() == 0
+
+
+@pytest.mark.parametrize("below", [-0.1, float("nan"), True, "0.9"])
+def test_a_bad_revise_below_is_refused(below: object) -> None:
+    prototypes = np.ones((1, 3, 2), np.float32) / np.sqrt(2)
+    with pytest.raises(BankError, match="revise_below must be a probability"):
+        StyleBank("v", ("a", "b", "c"), ("one",), prototypes, revise_below=below)  # type: ignore[arg-type]
 
 
 def test_familiarity_is_each_crops_best_cosine_to_any_prototype() -> None:
