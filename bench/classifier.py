@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import numpy as np  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
 from engine.cards import CARD_CODES  # noqa: E402
 from vision.classifier import RECUT_BELOW, TURNED_BELOW, UNSURE_BELOW, CardClassifier  # noqa: E402
@@ -58,7 +59,14 @@ def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[l
 def ms_per_card(readers: dict[str, CardClassifier], crops: Sequence[np.ndarray], batch: int,
                 repeats: int) -> dict[str, float]:
     """Per reader, the median over ``repeats`` passes of the wall time per card, reading ``crops``
-    ``batch`` at a time; the readers take turns pass by pass, so that the machine's drift falls on all."""
+    ``batch`` at a time; the readers take turns pass by pass, so that the machine's drift falls on all.
+    numpy's BLAS (the style bank's product) is held to one thread too, so that one thread is all."""
+    with threadpool_limits(limits=1):
+        return _timed_turns(readers, crops, batch, repeats)
+
+
+def _timed_turns(readers: dict[str, CardClassifier], crops: Sequence[np.ndarray], batch: int,
+                 repeats: int) -> dict[str, float]:
     for classifier in readers.values():
         classifier.classify(crops[:batch])  # warm-up
     timings: dict[str, list[float]] = {name: [] for name in readers}
