@@ -192,3 +192,13 @@ def test_a_truncated_clip_gives_the_frames_it_has(shown_clip: tuple[Path, Path],
 def test_clip_paths_are_known_by_suffix() -> None:
     assert is_clip_path(Path("mazzo.MP4")) and is_clip_path(Path("a/b.mkv")) and is_clip_path(Path("x.mov"))
     assert not is_clip_path(Path("3c.jpg")) and not is_clip_path(Path("foto"))
+
+
+PHONE_CLIP = Path(__file__).parent / "data" / "hevc-10bit-turned.mov"
+
+
+def test_a_phones_hevc_clip_is_read_turned_as_the_phone_shows_it() -> None:
+    assert is_clip_path(Path("IMG_0001.MOV"))
+    frames = list(read_frames(PHONE_CLIP))
+    assert len(frames) == 10
+    assert all(frame.shape == (320, 176, 3) for _, frame in frames)  # stored 320x176, shown upright
