@@ -32,7 +32,8 @@ reading is unsure it reads as well and costs a second look at about one crop in 
 model knows (``unsure_below`` above 1 gives every crop the second look).
 
 Where the model has a style bank beside it (``cards.bank.npz``, ``vision.style_bank``), ``classify``
-without a deck profile revises the probabilities by it; ``read`` always gives the model's own.
+without a deck profile revises by it the probabilities of the crops read under its ``revise_below``
+(0.9); ``read`` always gives the model's own.
 """
 
 from __future__ import annotations

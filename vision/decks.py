@@ -77,11 +77,13 @@ def read_image(path: Path) -> np.ndarray:
     says (a JPEG's EXIF orientation, a HEIC's own turn), as a phone shows it. HEIC/HEIF photos are
     read with pillow-heif (``decode_heif``)."""
     data = np.fromfile(str(path), dtype=np.uint8)
-    flags = cv2.IMREAD_COLOR if data[:3].tobytes() == _JPEG_MAGIC else cv2.IMREAD_UNCHANGED
     if is_heif(data[:12].tobytes()):
         image = decode_heif(data.tobytes(), path)
+    elif data.size:
+        is_jpeg = data[:3].tobytes() == _JPEG_MAGIC
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR if is_jpeg else cv2.IMREAD_UNCHANGED)
     else:
-        image = cv2.imdecode(data, flags) if data.size else None
+        image = None
     if image is None:
         raise DeckError(f"{path}: not a readable image")
     if image.dtype == np.uint16:
