@@ -87,6 +87,15 @@ def test_folders_named_by_code_hold_several_pictures(tmp_path: Path) -> None:
     assert sorted(p.name for p in scanned.paths["1d"]) == ["1d.jpg", "one.jpg"]
 
 
+def test_a_scanners_tiff_pictures_are_found_and_read(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "3c.tif"), _picture(0).astype(np.uint16) * 257)  # a 16-bit scan
+    cv2.imwrite(str(tmp_path / "5s.TIFF"), _picture(1))
+    scanned = scan_folder(tmp_path)
+    assert sorted(scanned.paths) == ["3c", "5s"]
+    pictures = read_pictures(scanned.paths)
+    assert np.array_equal(pictures["3c"][0], _picture(0)) and np.array_equal(pictures["5s"][0], _picture(1))
+
+
 def test_a_phones_heic_pictures_are_found_and_read(tmp_path: Path) -> None:
     for seed, name in enumerate(["3c.HEIC", "10b.heif", "back.heic"]):
         write_heic(tmp_path / name, _picture(seed))

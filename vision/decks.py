@@ -19,7 +19,9 @@ from engine.cards import BACK, CARD_CODES
 from vision.errors import VisionError
 
 CARDS_ENV = "TRESSETTE_CARDS"
-IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif")
+IMAGE_SUFFIXES: tuple[str, ...] = (
+    ".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif",
+)
 # The major brands (an ISO file's ``ftyp`` box) of HEIF stills: an iPhone's photos and their kin.
 HEIF_BRANDS: frozenset[bytes] = frozenset({b"heic", b"heix", b"heim", b"heis", b"mif1", b"msf1"})
 
