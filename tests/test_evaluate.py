@@ -15,6 +15,7 @@ from vision.training.evaluate import (
     count_by_width,
     evaluate_style,
     main,
+    markdown_table,
     protocol_settings,
     render_eval_set,
     width_band,
@@ -88,6 +89,22 @@ def test_the_width_table_sums_the_styles_and_skips_empty_bands() -> None:
 
 
 @needs_cards
+def test_the_last_row_adds_the_styles_up_by_their_crops() -> None:
+    one = StyleResult("one", 42, 0.5, 0.5, None, None, (), cards_distinct=0.75, cards_match=1.0)
+    two = StyleResult("two", 84, 0.75, 0.75, None, None, (("3c", "5c", 2),), cards_distinct=None,
+                      cards_match=0.5)
+    last = markdown_table([one, two]).splitlines()[-1]
+    cells = [cell.strip() for cell in last.strip("|").split("|")]
+    assert cells[:2] == ["**all 2 styles**", "126"]
+    # Cards: 20 of 40 and 60 of 80; all classes: 21 of 42 and 63 of 84; one match: 40 and 40 of 120.
+    assert cells[2] == "66.67% (80 of 120)"
+    assert cells[3] == "-"  # a style without deals
+    assert cells[4] == "66.67% (80 of 120)"
+    assert cells[5] == "66.67% (84 of 126)"
+    assert cells[6:8] == ["-", "-"]  # not enrolled
+    assert not any(line.startswith("| **all") for line in markdown_table([one]).splitlines())
+
+
 def test_the_protocols_render_the_same_classes_differently() -> None:
     assert CARDS_ROOT is not None
     hard, hard_truth = render_eval_set(CARDS_ROOT, "napoletane", 1, seed=5, protocol="hard")

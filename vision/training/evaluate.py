@@ -194,8 +194,35 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def card_crops(result: StyleResult) -> int:
+    """How many of a style's evaluation crops show a card (the crops of ``back`` and ``none`` aside):
+    its crops are ``per_class`` of each of the 42 classes."""
+    return result.crops * len(CARD_CODES) // len(CLASS_LABELS)
+
+
+# The table's figures after the crop count, each with whether it is a share of the cards (else of all
+# the crops, backs and none included): the last row adds the styles up by these.
+_FIGURES: tuple[tuple[str, bool], ...] = (
+    ("cards", True), ("cards_distinct", True), ("cards_match", True), ("all_classes", False),
+    ("cards_enrolled", True), ("all_enrolled", False),
+)
+
+
+def total_figure(results: Sequence[StyleResult], figure: str, of_cards: bool) -> str:
+    """The StyleResult ``figure`` of all ``results`` together: the share to two decimals and how many
+    crops (cards only, ``of_cards``) were read right out of how many; ``-`` where a style lacks it."""
+    right = total = 0
+    for result in results:
+        share = getattr(result, figure)
+        if share is None:
+            return "-"
+        count = card_crops(result) if of_cards else result.crops
+        right, total = right + round(share * count), total + count
+    return f"{100 * right / total:.2f}% ({right} of {total})" if total else "-"
+
+
 def markdown_table(results: Sequence[StyleResult]) -> str:
-    """The per-style table of the model card."""
+    """The per-style table of the model card, and a last row with every style together."""
     lines = [
         "| style | crops | cards zero-shot | cards zero-shot, deals one-to-one | cards zero-shot, one match "
         "| all 42 zero-shot | cards enrolled | all 42 enrolled | top confusions |",
@@ -203,9 +230,13 @@ def markdown_table(results: Sequence[StyleResult]) -> str:
     ]
     for r in results:
         confusions = ", ".join(f"{t}->{p} x{n}" for t, p, n in r.confusions[:3]) or "none"
-        figures = (r.cards, r.cards_distinct, r.cards_match, r.all_classes, r.cards_enrolled, r.all_enrolled)
+        figures = [getattr(r, figure) for figure, _ in _FIGURES]
         lines.append(f"| {r.style} | {r.crops} | " + " | ".join(_percent(f) for f in figures)
                      + f" | {confusions} |")
+    if len(results) > 1:
+        totals = [total_figure(results, figure, of_cards) for figure, of_cards in _FIGURES]
+        lines.append(f"| **all {len(results)} styles** | {sum(r.crops for r in results)} | "
+                     + " | ".join(totals) + " | |")
     return "\n".join(lines)
 
 
