@@ -343,7 +343,7 @@ def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_
     with its own bank."""
     from vision.classifier import CardClassifier
     from vision.style_bank import bank_path
-    from vision.training.quantize import INT8_SUFFIX
+    from vision.training.quantize import is_quantized_version_of
 
     style = list_styles(find_cards_root())[0]
     out, quantized_out = tmp_path / "m.fp32.onnx", tmp_path / "m.onnx"
@@ -355,7 +355,7 @@ def test_the_training_command_writes_the_model_and_its_style_bank_beside_it(tmp_
     assert classifier.bank is not None and bank_path(out).is_file()
     assert classifier.bank.styles == (style,)
     assert classifier.bank.model_version == classifier.info.model_version
-    assert quantized.info.model_version == classifier.info.model_version + INT8_SUFFIX
+    assert is_quantized_version_of(quantized.info.model_version, classifier.info.model_version)
     assert quantized.bank is not None and quantized.bank.model_version == quantized.info.model_version
 
 

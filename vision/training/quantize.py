@@ -12,9 +12,10 @@ style, under the evaluation's ``hard`` protocol (the training augmentation: cove
 corners, any light), seeded: the same float model and artwork give the same quantized model.
 
 The quantized model keeps the float model's contract and metadata (``models/README.md``) with two
-changes: ``model_version`` ends in ``INT8_SUFFIX`` (a deck profile or style bank made with the float
-model is refused by it, and the other way round) and ``quantized_from`` names the float model's
-version. The weights keep all 8 bits: an x86 processor without VNNI instructions, which would
+changes: ``model_version`` is the float model's, then ``INT8_SUFFIX`` and a hash of the quantized weights
+(``initializers_digest``: a deck profile or style bank made with the float model, or with another
+calibration of it, is refused by it, and the other way round) and ``quantized_from`` names the float
+model's version. The weights keep all 8 bits: an x86 processor without VNNI instructions, which would
 multiply unsigned by signed bytes in pairs summed into 16 bits that such weights can overflow, is
 asked by the runtime to multiply them as unsigned bytes there (``vision.classifier``'s session option
 ``session.x64quantprecision``); weights cut to 7 bits (``reduce_range``) read fewer cards (measured in
@@ -24,7 +25,9 @@ asked by the runtime to multiply them as unsigned bytes there (``vision.classifi
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -32,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnx.numpy_helper
 
 from vision.classifier import INPUT_NAME, MAX_MODEL_BYTES, CardClassifier, ModelInfo
 from vision.decks import find_cards_root
@@ -48,8 +52,10 @@ QUANTIZED_FROM_KEY = "quantized_from"
 CALIBRATION_PER_CLASS = 1  # crops of each class of each style: 4,746 for the 113 of the shipped model
 CALIBRATION_SEED = 20261204
 CALIBRATION_PROTOCOL = "hard"
-# Batches whose activations onnxruntime's calibrator holds before it folds them into running ranges.
-MAX_BATCHES_HELD = 4
+# onnxruntime's calibrator is not given CalibMaxIntermediateOutputs: up to 1.32 at least it empties its
+# store of batches every that many without folding them into the ranges first (onnxruntime issue
+# 18893), so that only the batches after the last emptying count. Holding every batch costs little:
+# per batch it keeps a minimum and a maximum of each calibrated tensor.
 
 
 class QuantizeError(VisionError):
@@ -79,6 +85,23 @@ def model_metadata(model: Path) -> dict[str, str]:
     return {prop.key: prop.value for prop in proto.metadata_props}
 
 
+def is_quantized_version_of(version: str, float_version: str) -> bool:
+    """Whether ``version`` is a ``model_version`` this module gives a quantization of the float model
+    ``float_version``: that version, ``INT8_SUFFIX`` and a 10-digit hash of the quantized weights."""
+    return re.fullmatch(re.escape(float_version + INT8_SUFFIX) + r"-[0-9a-f]{10}", version) is not None
+
+
+def initializers_digest(model: onnx.ModelProto) -> str:
+    """A short hash of a model's initializers (its weights, and a quantized model's scales and zero
+    points), by name: the part of a quantized model's ``model_version`` that tells two calibrations of
+    one float model apart."""
+    digest = hashlib.sha256()
+    for tensor in sorted(model.graph.initializer, key=lambda tensor: tensor.name):
+        digest.update(tensor.name.encode())
+        digest.update(onnx.numpy_helper.to_array(tensor).tobytes())
+    return digest.hexdigest()[:10]
+
+
 def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
     """Write ``model`` quantized to 8-bit integers, calibrated on ``inputs`` (batches of the model's
     input), to ``out``; returns the quantized model's ``model_version``. Raises QuantizeError, and
@@ -99,14 +122,13 @@ def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
     if QUANTIZED_FROM_KEY in metadata:
         raise QuantizeError(f"{model}: already quantized (from {metadata[QUANTIZED_FROM_KEY]}); "
                             "quantize the float model it was made from")
-    version = metadata.get("model_version", "") + INT8_SUFFIX
     with tempfile.TemporaryDirectory() as work:
         prepared, quantized_path = Path(work) / "prepared.onnx", Path(work) / "quantized.onnx"
         quant_pre_process(str(model), str(prepared))
         quantize_static(str(prepared), str(quantized_path), Reader(), quant_format=QuantFormat.QDQ,
-                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        extra_options={"CalibMaxIntermediateOutputs": MAX_BATCHES_HELD})
+                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
         quantized = onnx.load(str(quantized_path))
+    version = f"{metadata.get('model_version', '')}{INT8_SUFFIX}-{initializers_digest(quantized)}"
     del quantized.metadata_props[:]
     for key, value in {**metadata, "model_version": version,
                        QUANTIZED_FROM_KEY: metadata.get("model_version", "")}.items():
