@@ -52,10 +52,6 @@ QUANTIZED_FROM_KEY = "quantized_from"
 CALIBRATION_PER_CLASS = 1  # crops of each class of each style: 4,746 for the 113 of the shipped model
 CALIBRATION_SEED = 20261204
 CALIBRATION_PROTOCOL = "hard"
-# onnxruntime's calibrator is not given CalibMaxIntermediateOutputs: up to 1.32 at least it empties its
-# store of batches every that many without folding them into the ranges first (onnxruntime issue
-# 18893), so that only the batches after the last emptying count. Holding every batch costs little:
-# per batch it keeps a minimum and a maximum of each calibrated tensor.
 
 
 class QuantizeError(VisionError):
@@ -125,6 +121,10 @@ def quantize_model(model: Path, out: Path, inputs: Iterable[np.ndarray]) -> str:
     with tempfile.TemporaryDirectory() as work:
         prepared, quantized_path = Path(work) / "prepared.onnx", Path(work) / "quantized.onnx"
         quant_pre_process(str(model), str(prepared))
+        # Not given CalibMaxIntermediateOutputs: up to onnxruntime 1.32 at least, the calibrator empties
+        # its store every that many batches without folding them into the ranges (onnxruntime issue
+        # 18893), so only the batches after the last emptying would count. Holding every batch costs
+        # little: a minimum and a maximum of each calibrated tensor per batch.
         quantize_static(str(prepared), str(quantized_path), Reader(), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
         quantized = onnx.load(str(quantized_path))
