@@ -172,6 +172,7 @@ def main() -> None:
     settings = {
         DEFAULT_SETTING: (True, TURNED_BELOW, True, UNSURE_BELOW, True, RECUT_BELOW),
         "the same, not recut": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.0),
+        "the same, recut under 0.8": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.8),
         "the same, no style bank": (True, TURNED_BELOW, True, UNSURE_BELOW, False, RECUT_BELOW),
         "both ways, tight if unsure": (True, 1.5, True, UNSURE_BELOW, True, RECUT_BELOW),
         "both ways, tight always": (True, 1.5, True, 1.5, True, RECUT_BELOW),

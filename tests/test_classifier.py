@@ -224,10 +224,11 @@ needs_cards = pytest.mark.skipif(
     CARDS_ROOT is None, reason="no card artwork here (../shared/cards beside the checkout or TRESSETTE_CARDS)"
 )
 CROPS_PER_STYLE = 8
-# The shipped model (cardnet-lite0-corner-128x192-cba246cb80-int8, the 8-bit copy of cba246cb80)
-# reads 0.976 of these crops, its weakest style 5 of 8; its float source (113 styles) 0.981, its
-# weakest styles 6 of 8 (the previous, cardnet-lite0-corner-128x192-b6a674d4a4: 0.989, 7 of 8; the
-# one before, cardnet-corner-128x192-ac0be5f564: 0.979, kde-oxygen 5 of 8;
+# The shipped model (cardnet-lite0-corner-128x192-9465c902f1-int8-fbf06c34e7, the 8-bit copy of
+# 9465c902f1) reads 0.979 of these crops, its weakest style 6 of 8, as its float source (113 styles)
+# does (the previous, cba246cb80-int8: 0.976, 5 of 8, its float source 0.981; the one before,
+# cardnet-lite0-corner-128x192-b6a674d4a4: 0.989, 7 of 8; then cardnet-corner-128x192-ac0be5f564:
+# 0.979, kde-oxygen 5 of 8;
 # the one before it, 47 styles: 0.992, 7 of 8; 0.987 and 0.992 of
 # `bench/classifier.py`'s crops, seed 1); a broken or mis-wired model (colour order, input size,
 # label order) reads about 0.02, and the first, smaller model with the bergamasche artwork bug read
@@ -418,12 +419,13 @@ def test_a_crop_read_unsure_is_read_cut_again_where_that_reads_surer() -> None:
 
 @needs_cards
 def test_cards_lying_askew_in_their_crops_are_read_by_default() -> None:
-    crops, codes = askew_crops("napoletane", 16, 25.0, seed=12)
+    # 30 degrees: the shipped model reads 12 of these cards turned 25 degrees without cutting them again.
+    crops, codes = askew_crops("napoletane", 16, 30.0, seed=12)
     straight = CardClassifier.load(DEFAULT_MODEL_PATH).classify(crops)
     as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
     right = sum(p.card == c for p, c in zip(straight, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
-    assert right >= 13 and right_as_cut <= 10, (right, right_as_cut)
+    assert right >= 11 and right_as_cut <= 6, (right, right_as_cut)  # measured: 13 and 3
 
 
 @needs_cards
@@ -433,7 +435,7 @@ def test_cards_with_much_table_round_them_are_read_by_default() -> None:
     as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
     right = sum(p.card == c for p, c in zip(cut_again, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
-    assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 12 and 3
+    assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 13 and 1
 
 
 @pytest.mark.parametrize(("height", "width", "square"), [(120, 99, True), (120, 98, False), (100, 120, True),

@@ -73,7 +73,10 @@ MAX_MODEL_BYTES = 5 * 1024 * 1024  # the contract's limit on a model file (model
 EXACT_BYTE_PRODUCTS_OPTION = "session.x64quantprecision"
 UNSURE_BELOW = 0.7  # best class probability under which a crop gets the tight view too
 TURNED_BELOW = 0.9  # best upright class probability under which a view is read turned half a turn too
-RECUT_BELOW = 0.8  # best probability under which a crop's card is looked for, and cut again if askew or loose
+# Best probability under which a crop's card is looked for, and cut again if askew or loose. 0.9 since
+# model 9465c902f1, which is surer of a loose card's wrong reading than cba246cb80 was (0.8 then):
+# models/NOTEBOOK.md, "Shipped after all".
+RECUT_BELOW = 0.9
 # A crop this square (narrower side over longer) is looked at however sure its reading: most cards turned
 # by 30 degrees inside their crop stand in one this square, an upright card with its margins seldom (a
 # card is 0.55-0.72; 1% of the bench's crops).
