@@ -11,7 +11,8 @@ as ``classify --distinct`` reads) costs beside reading its cards; then, for the 
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
 profile, after one deck's enrolment timed in one process and in ``--workers`` processes side by side.
 ``--compare MODEL`` times and scores another model in the same turns (the previous one, say, taken from
-git) and prints the ratio of the default readings.
+git) and prints the ratio of the default readings. Its second line says how this processor multiplies an
+8-bit model's bytes (``vision.cpu``): on x86 without VNNI the exact way, which sets the figures apart.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH] [--compare PATH]``.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import sys
 import time
 from collections.abc import Sequence
@@ -31,7 +33,14 @@ import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from engine.cards import CARD_CODES  # noqa: E402
-from vision.classifier import RECUT_BELOW, TURNED_BELOW, UNSURE_BELOW, CardClassifier  # noqa: E402
+from vision.classifier import (  # noqa: E402
+    EXACT_BYTE_PRODUCTS_OPTION,
+    RECUT_BELOW,
+    TURNED_BELOW,
+    UNSURE_BELOW,
+    CardClassifier,
+)
+from vision.cpu import this_machine_has_overflowing_byte_products  # noqa: E402
 from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.distinct import read_distinct  # noqa: E402
@@ -54,6 +63,14 @@ def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[l
             crops.append(render_card_crop(prepare_artwork(deck.faces[str(code)]), rng))
             truth.append(str(code))
     return crops, truth
+
+
+def processor_note() -> str:
+    """How this processor multiplies an 8-bit model's bytes, which decides its speed (``vision.cpu``)."""
+    if this_machine_has_overflowing_byte_products():
+        return (f"{platform.machine()} without VNNI: an 8-bit model's byte products are made exact "
+                f"({EXACT_BYTE_PRODUCTS_OPTION}), slower than the fast way, which overflows here")
+    return f"{platform.machine()}: an 8-bit model's byte products are exact the fast way"
 
 
 def ms_per_card(readers: dict[str, CardClassifier], crops: Sequence[np.ndarray], batch: int,
@@ -189,6 +206,7 @@ def main() -> None:
         print(f"compared with {args.compare} version {readers[COMPARED].info.model_version}, read by default")
     print(f"model {default.path} version {default.info.model_version}, input {default.info.width}x"
           f"{default.info.height}, 1 thread, {len(timing_crops)} rendered crops")
+    print(f"processor: {processor_note()}")
     print(f"{'views':<27}{'batch':>6}{'ms/card':>10}{'x 100 ms frame':>16}{'x 2 ms goal':>13}")
     for batch in (1, 16):
         timings = ms_per_card(readers, timing_crops, batch, repeats=7)
