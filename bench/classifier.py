@@ -11,8 +11,9 @@ as ``classify --distinct`` reads) costs beside reading its cards; then, for the 
 trained on, how long enrolling the deck takes and how many of its cards are read without and with the
 profile, after one deck's enrolment timed in one process and in ``--workers`` processes side by side.
 ``--compare MODEL`` times and scores another model in the same turns (the previous one, say, taken from
-git) and prints the ratio of the default readings. Its second line says how this processor multiplies an
-8-bit model's bytes (``vision.cpu``): on x86 without VNNI the exact way, which sets the figures apart.
+git) and prints the ratio of the default readings. The line after the model's says how this processor
+multiplies an 8-bit model's bytes (``vision.cpu``): on x86 without VNNI the exact way, which sets the
+figures apart.
 Run from the checkout: ``.venv/bin/python bench/classifier.py [--model PATH] [--compare PATH]``.
 """
 
