@@ -69,7 +69,8 @@ def rendered_crops(styles: Sequence[Path], per_style: int, seed: int) -> tuple[l
 def processor_note() -> str:
     """How this processor multiplies an 8-bit model's bytes, which decides its speed (``vision.cpu``)."""
     if this_machine_has_overflowing_byte_products():
-        return (f"{platform.machine()} without VNNI: an 8-bit model's byte products are made exact "
+        return (f"{platform.machine()} without VNNI (or with flags that cannot be read): an 8-bit model's "
+                f"byte products are made exact "
                 f"({EXACT_BYTE_PRODUCTS_OPTION}), slower than the fast way, which overflows here")
     return f"{platform.machine()}: an 8-bit model's byte products are exact the fast way"
 
