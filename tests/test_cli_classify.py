@@ -14,8 +14,9 @@ from table.cli import main
 from tests.test_classifier import good_metadata, write_tiny_model
 from tests.test_decks import write_heic
 from vision.crops import prepare_artwork, render_card_crop
+from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root, read_image
-from vision.enrollment import ENROLMENT_CROPS, DeckProfile
+from vision.enrollment import ENROLMENT_CROPS
 from vision.style_bank import StyleBank, bank_path
 
 

@@ -24,8 +24,10 @@ from vision.deck_order import (
     most_probable_order,
     orders_of_suits,
 )
+from vision.deck_pictures import passes_and_backs, scan_in_order
+from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root
-from vision.enrollment import DeckProfile, EnrollmentError, passes_and_backs, scan_in_order
+from vision.enrollment import EnrollmentError
 
 
 def test_there_are_48_orders_each_holding_every_card_once() -> None:

@@ -1,5 +1,6 @@
-"""`tressette enroll` from a clip of a sorted deck shown card after card (``vision.enrollment.enroll_clip``),
-the pictures it keeps (``write_card_pictures``), and what it says of a clip it cannot use."""
+"""`tressette enroll` from a clip of a sorted deck shown card after card
+(``vision.deck_pictures.enroll_clip``), the pictures it keeps (``write_card_pictures``), and what it says
+of a clip it cannot use."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from tests.test_render import synthetic_deck
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
 from vision.deck_order import DeckOrder
+from vision.deck_pictures import enroll_clip, scan_folder, write_card_pictures
+from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root
-from vision.enrollment import DeckProfile, EnrollmentError, enroll_clip, scan_folder, write_card_pictures
+from vision.enrollment import EnrollmentError
 from vision.scene.render import RenderSettings
 from vision.scene.showing import render_showing_clip
 

@@ -26,23 +26,17 @@ from vision.crops import (
 )
 from vision.cutout import cut_out_card, is_uncut_photo
 from vision.deck_head import LinearHead
-from vision.decks import Deck, find_cards_root
-from vision.enrollment import (
+from vision.deck_pictures import enroll_folder, parse_picture_name, read_pictures, scan_folder
+from vision.deck_profile import (
     EMBEDDING_INPUT,
     FEATURES_INPUT,
-    MIN_CARD_SHARE,
     PROFILE_FORMAT,
     SURE_MATCH,
     DeckProfile,
-    EnrollmentError,
     ProfileError,
-    enroll_folder,
-    enroll_pictures,
-    parse_picture_name,
-    picture_artwork,
-    read_pictures,
-    scan_folder,
 )
+from vision.decks import Deck, find_cards_root
+from vision.enrollment import MIN_CARD_SHARE, EnrollmentError, enroll_pictures, picture_artwork
 
 
 def _picture(seed: int) -> np.ndarray:

@@ -3,7 +3,7 @@
 The player lays each card face up on the table under the camera, takes the hand off it for a moment,
 then takes the card away and lays the next (``vision.scene.showing`` films exactly that). This module
 finds each card while it lies alone and cuts it out of the frame, upright, for enrolment
-(``vision.enrollment.enroll_clip``).
+(``vision.deck_pictures.enroll_clip``).
 
 How (one pass over the clip, searching ``SCAN_FPS`` frames a second; a few small frames and the crops
 of the cards' sightings are kept in memory):

@@ -26,9 +26,9 @@ import numpy as np
 
 from engine.cards import CARD_CODES, is_card_code
 from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop_width
+from vision.deck_profile import DeckProfile
 from vision.decks import read_image
 from vision.distinct import read_distinct
-from vision.enrollment import DeckProfile
 from vision.errors import VisionError
 from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
 

@@ -33,16 +33,8 @@ from table.commands.classify import positive_int, whole_number_at_least
 from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
-from vision.enrollment import (
-    DEFAULT_HEAD_VIEWS,
-    DEFAULT_SEED,
-    DEFAULT_VIEWS,
-    EnrollmentError,
-    enroll_clip,
-    enroll_folder,
-    enroll_in_order,
-    write_card_pictures,
-)
+from vision.deck_pictures import enroll_clip, enroll_folder, enroll_in_order, write_card_pictures
+from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, EnrollmentError
 from vision.worker_pool import machine_cores
 
 MESSAGES = {

@@ -1,0 +1,327 @@
+"""Where the pictures of a deck to enrol come from, and which card each one shows.
+
+A folder of pictures named by card code (``3c.jpg`` ... ``10b.png``, ``back.jpg``, a second picture
+``3c-2.jpg``) or of folders named by it (``3c/``); a folder of a sorted deck's pictures in the order
+taken (``IMG_1.jpg`` ...), or a video clip of that deck shown card after card, whose cards are named
+from their order (``vision.deck_order``). Each is read, cut to the card (``vision.cutout``) and enrolled
+(``vision.enrollment.enroll_pictures``); bad files are all listed in one EnrollmentError.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import BACK, CARD_CODES, CLASS_LABELS
+from vision.classifier import CardClassifier, l2_normalise
+from vision.clip_cards import find_shown_cards
+from vision.cutout import cut_out_card_telling
+from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
+from vision.deck_profile import DeckProfile
+from vision.decks import IMAGE_SUFFIXES, read_image
+from vision.enrollment import (
+    DEFAULT_HEAD_VIEWS,
+    DEFAULT_SEED,
+    DEFAULT_VIEWS,
+    EnrollmentError,
+    ViewRenderer,
+    camera_view,
+    enroll_pictures,
+)
+from vision.errors import VisionError
+
+# Two pictures in a row of a sorted deck whose embeddings are this close are taken to show one card twice.
+# On rendered clips (models/NOTEBOOK.md, "Enrolment from a clip"), one card in two clips: 0.941-0.998,
+# median 0.984; two cards in a row of one clip: at most 0.814 on a known deck, 0.964 on an unseen one.
+SAME_CARD_COSINE = 0.97
+
+_PICTURE_NAME = re.compile(r"(?P<label>[0-9]*[a-z]+)(?:[ _\-.(].*)?", re.IGNORECASE | re.DOTALL)
+
+
+def parse_picture_name(stem: str) -> str | None:
+    """The class label a picture's file name gives, or None: the card code alone (``3c``, ``back``)
+    or followed by a separator (space, ``_``, ``-``, ``.``, ``(``) and anything, so that a second
+    picture of a card can sit beside the first (``3c-2.jpg``, ``3c (2).jpg``, ``10b_bis.png``)."""
+    match = _PICTURE_NAME.fullmatch(stem.strip())
+    if match is None:
+        return None
+    label = match.group("label").lower()
+    return label if label in CLASS_LABELS else None
+
+
+@dataclass(frozen=True)
+class FolderPictures:
+    """What a folder holds: picture paths by class label, and the cards it lacks."""
+
+    paths: dict[str, tuple[Path, ...]]
+    missing_cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Enrollment:
+    """The result of enrolling a folder: the profile, the cards it lacks, how many pictures were used,
+    and those in which no card could be cut out (``vision.cutout.cut_out_card_telling``: enrolled whole)."""
+
+    profile: DeckProfile
+    missing_cards: tuple[str, ...]
+    pictures: int
+    uncut: tuple[str, ...] = ()  # the files
+    order: OrderReading | None = None  # pictures of a sorted deck (``enroll_sorted``): their order
+    back_pictures: tuple[str, ...] = ()  # and the names of those that show the back
+    # the pictures enrolled, cut to the card, by class label (from a sorted deck or a clip: so that a
+    # player can look at them and keep them, named by card; ``write_card_pictures``)
+    labelled: Mapping[str, Sequence[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
+    picture_names: tuple[str, ...] = ()  # of a sorted deck's pictures, in the order taken
+    alike_neighbours: tuple[tuple[str, str], ...] = ()  # pictures in a row that look like one card twice
+
+
+def _is_picture(path: Path) -> bool:
+    return path.is_file() and not path.name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES
+
+
+def scan_folder(folder: Path) -> FolderPictures:
+    """Find the pictures of each class; raise EnrollmentError listing every file with an unknown name.
+
+    A picture is named by its card code (``parse_picture_name``: ``3c.jpg``, or ``3c-2.jpg`` for
+    another picture of the same card), or sits in a folder named by it (``3c/a.jpg``). Files that are
+    not pictures (by suffix) and hidden files are ignored.
+    """
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    found: dict[str, list[Path]] = {}
+    problems: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            label, paths = entry.name.lower(), [p for p in sorted(entry.iterdir()) if _is_picture(p)]
+        elif _is_picture(entry):
+            label, paths = parse_picture_name(entry.stem) or entry.stem.lower(), [entry]
+        else:
+            continue
+        if label not in CLASS_LABELS:
+            problems.append(f"{entry}: {entry.stem if entry.is_file() else entry.name!r} is not a card code")
+        elif entry.is_dir() and not paths:
+            problems.append(f"{entry}: the folder holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+        else:
+            found.setdefault(label, []).extend(paths)
+    if problems:
+        raise EnrollmentError(
+            f"{len(problems)} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, "
+            "back.jpg, a second picture 3c-2.jpg, or folders such as 3c/ holding pictures):\n  "
+            + "\n  ".join(problems)
+        )
+    if not found:
+        raise EnrollmentError(
+            f"{folder}: no card pictures found (name them by card code: 3c.jpg, 10b.png, ...)"
+        )
+    missing = tuple(code for code in CARD_CODES if code not in found)
+    return FolderPictures({label: tuple(paths) for label, paths in found.items()}, missing)
+
+
+def read_picture_list(paths: Sequence[Path]) -> list[np.ndarray]:
+    """Read every picture, in order; raise EnrollmentError listing every unreadable file."""
+    pictures: list[np.ndarray] = []
+    problems: list[str] = []
+    for path in paths:
+        try:
+            pictures.append(read_image(path))
+        except VisionError as error:
+            problems.append(str(error))
+    if problems:
+        raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
+    return pictures
+
+
+def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndarray]]:
+    """Read every picture by class label; raise EnrollmentError listing every unreadable file."""
+    pictures = iter(read_picture_list([path for label_paths in paths.values() for path in label_paths]))
+    return {label: [next(pictures) for _ in label_paths] for label, label_paths in paths.items()}
+
+
+def _name_order(path: Path) -> list[tuple[int, int | str]]:
+    """Sort key of file names as a phone numbers its photos: ``IMG_9`` before ``IMG_10``."""
+    return [(0, int(part)) if part.isdigit() else (1, part.lower())
+            for part in re.split(r"(\d+)", path.name) if part]
+
+
+def passes_and_backs(count: int) -> tuple[int, int] | None:
+    """How ``count`` pictures of a sorted deck divide: (times the deck was photographed, pictures of
+    its back), one pass with up to one back or two passes with up to two; None for another count."""
+    for passes in (1, 2):
+        backs = count - passes * CARDS_IN_ORDER
+        if 0 <= backs <= passes:
+            return passes, backs
+    return None
+
+
+def scan_in_order(folder: Path) -> tuple[Path, ...]:
+    """The pictures of a sorted deck in ``folder``, in the order of their names (numbers by value);
+    raise EnrollmentError unless ``passes_and_backs`` divides them: 40 (the cards), 41 (and the back),
+    or the deck photographed twice in the same order, 80 to 82."""
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    paths = tuple(sorted((p for p in folder.iterdir() if _is_picture(p)), key=_name_order))
+    if passes_and_backs(len(paths)) is None:
+        raise EnrollmentError(
+            f"{folder}: {len(paths)} pictures; the pictures of a sorted deck are its {CARDS_IN_ORDER} cards, "
+            f"one after the other, and perhaps its back ({CARDS_IN_ORDER + 1}), or the deck photographed "
+            f"twice in the same order ({2 * CARDS_IN_ORDER}, with its back {2 * CARDS_IN_ORDER + 1} or "
+            f"{2 * CARDS_IN_ORDER + 2})")
+    return paths
+
+
+def enroll_folder(
+    folder: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+) -> Enrollment:
+    """Enrol the deck pictured in ``folder`` (``enroll_pictures``); cards it lacks are listed in
+    ``missing_cards``, not an error."""
+    source = Path(folder)
+    scanned = scan_folder(source)
+    pictures = read_pictures(scanned.paths)
+    cards: dict[str, list[np.ndarray]] = {}
+    uncut: list[Path] = []
+    for label, paths in scanned.paths.items():
+        for path, picture in zip(paths, pictures[label], strict=True):
+            card, is_uncut = cut_out_card_telling(picture)
+            cards.setdefault(label, []).append(card)
+            uncut.extend([path] if is_uncut else [])
+    profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
+                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
+    return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()),
+                      tuple(str(path) for path in uncut))
+
+
+def enroll_in_order(
+    folder: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+) -> Enrollment:
+    """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
+    their order (``scan_in_order``), or 80, the deck photographed twice in the same order, and perhaps
+    a picture of its back in each pass (``enroll_sorted``)."""
+    source = Path(folder)
+    paths = scan_in_order(source)
+    cut = [cut_out_card_telling(picture) for picture in read_picture_list(paths)]
+    uncut = tuple(str(path) for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
+    return enroll_sorted([card for card, _ in cut], [path.name for path in paths], source.resolve().name,
+                         classifier, views=views, seed=seed, renderer=renderer, suits=suits,
+                         head_views=head_views, workers=workers, uncut=uncut)
+
+
+def enroll_clip(
+    clip: Path | str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+) -> Enrollment:
+    """Enrol a sorted deck shown to the camera card after card in the video ``clip``
+    (``vision.clip_cards.find_shown_cards``: each card laid on the table and taken back), once or
+    twice, perhaps with its back in each pass (``enroll_sorted``). Each picture is named by the clip and
+    the time the card lay there (``partita.mp4@0:12.4``). Raise EnrollmentError listing the times of
+    the cards found when their number is not one a sorted deck gives (``passes_and_backs``)."""
+    source = Path(clip)
+    found = find_shown_cards(source)
+    times = [found.time_of(card.frame) for card in found.cards]
+    if passes_and_backs(len(found.cards)) is None:
+        listed = ", ".join(times) if times else "none"
+        raise EnrollmentError(
+            f"{source}: {len(found.cards)} cards found lying alone ({listed}); a sorted deck shown card "
+            f"after card gives {CARDS_IN_ORDER}, or {CARDS_IN_ORDER + 1} with its back, or twice that "
+            f"when shown twice. Film from above with the camera still, start on the empty table, lay each "
+            f"card on its own in about the same spot and take your hand off it for a moment; a plain white "
+            f"cloth hides white cards")
+    return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
+                         source.stem, classifier, views=views, seed=seed, renderer=renderer, suits=suits,
+                         head_views=head_views, workers=workers)
+
+
+def enroll_sorted(
+    cards: Sequence[np.ndarray],
+    names: Sequence[str],
+    deck_name: str,
+    classifier: CardClassifier,
+    views: int = DEFAULT_VIEWS,
+    seed: int = DEFAULT_SEED,
+    renderer: ViewRenderer = camera_view,
+    suits: Sequence[str] | None = None,
+    head_views: int = DEFAULT_HEAD_VIEWS,
+    workers: int = 1,
+    uncut: tuple[str, ...] = (),
+) -> Enrollment:
+    """Enrol a sorted deck from its ``cards`` (pictures cut to the card), in the order taken, named
+    ``names`` for messages: 40, or 80 for the deck taken twice in the same order, and perhaps a picture
+    of its back in each pass, taken to be the pictures the model finds most like a back. Which card each
+    picture is comes from their order (``vision.deck_order.most_probable_order``: suits in any order,
+    or in the order of ``suits`` where given; ranks up or down). EnrollmentError for another count."""
+    division = passes_and_backs(len(cards))
+    if division is None:
+        raise EnrollmentError(f"{deck_name}: {len(cards)} pictures cannot be a sorted deck, taken once or "
+                              "twice")
+    passes, back_count = division
+    readings = classifier.classify(list(cards), top_k=1)
+    back_column = classifier.labels.index(BACK)
+    likeness = [-reading.probabilities[back_column] for reading in readings]
+    backs = sorted(int(i) for i in np.argsort(likeness, kind="stable")[:back_count])
+    faces = [i for i in range(len(cards)) if i not in backs]
+    orders = ORDERS if suits is None else orders_of_suits(suits)
+    alike = _alike_neighbours(np.stack([readings[i].embedding for i in faces]), [names[i] for i in faces])
+    faces_read = np.stack([readings[i].probabilities for i in faces])
+    order = most_probable_order(faces_read, classifier.labels, orders)
+    labelled: dict[str, list[np.ndarray]] = {}
+    for code, i in zip(order.codes * passes, faces, strict=True):
+        labelled.setdefault(code, []).append(cards[i])
+    if backs:
+        labelled[BACK] = [cards[i] for i in backs]
+    profile = enroll_pictures(labelled, classifier, name=deck_name, views=views, seed=seed,
+                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
+    return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
+                      tuple(names), alike)
+
+
+def _alike_neighbours(embeddings: np.ndarray, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The pairs of pictures, one right after the other, whose embeddings (``[N, D]``) are within
+    cosine ``SAME_CARD_COSINE``: most likely one card taken twice (and, in a sorted deck, the next one
+    skipped), which would shift every name after it."""
+    unit = l2_normalise(embeddings)
+    cosines = np.einsum("nd,nd->n", unit[:-1], unit[1:])
+    return tuple((names[i], names[i + 1]) for i in np.flatnonzero(cosines >= SAME_CARD_COSINE))
+
+
+def write_card_pictures(folder: Path | str, labelled: Mapping[str, Sequence[np.ndarray]]) -> list[Path]:
+    """Write each picture into ``folder`` (made if missing) named by its card, as ``scan_folder``
+    reads them back: ``3c.jpg``, a second one ``3c-2.jpg``, ``back.jpg``; return the paths written.
+    Raise EnrollmentError naming a file that cannot be written."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise EnrollmentError(f"{out}: cannot make the folder for the card pictures: {error}") from None
+    written: list[Path] = []
+    for label, pictures in labelled.items():
+        for number, picture in enumerate(pictures, start=1):
+            path = out / (f"{label}.jpg" if number == 1 else f"{label}-{number}.jpg")
+            if not cv2.imwrite(str(path), picture):
+                raise EnrollmentError(f"{path}: cannot write the card picture")
+            written.append(path)
+    return written
