@@ -346,8 +346,36 @@ def device_problem(name: str) -> str | None:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
+    """The training command's options as a TrainConfig; exits with argparse's message naming the option
+    at fault (a share out of 0..1, options that do not go together, an unknown style or device)."""
     parser = argparse.ArgumentParser(prog="python -m vision.training.train",
                                      description=__doc__.split("\n")[0])
+    _add_run_options(parser)
+    _add_augmentation_options(parser)
+    _add_data_options(parser)
+    _add_network_options(parser)
+    args = parser.parse_args(argv)
+    _check_options(parser, args)
+    holdout, styles = _chosen_styles(parser, args)
+    return TrainConfig(
+        out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
+        val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
+        embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
+        holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
+        corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
+        corner_height=args.corner_height,
+        mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
+        half_mix=args.half_mix, italian_share=args.italian_share,
+        pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
+        suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
+        keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
+        lite0_lr=args.lite0_lr,
+        number_swap=args.number_swap, jumbo_index=args.jumbo_index, device=args.device,
+    )
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Where the model goes, the seed, the optimiser and the machine."""
     parser.add_argument("--out", type=Path, required=True, help="where to write the ONNX model")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pool", type=int, default=TrainConfig.pool, help="synthetic crops to render")
@@ -361,6 +389,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--workers", type=int, default=TrainConfig.workers, help="rendering processes")
     parser.add_argument("--device", default=TrainConfig.device,
                         help="where the network trains: cpu (default), or a torch device such as cuda")
+
+
+def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
+    """What is done to the training cards beyond the camera's effects, and how the styles are drawn."""
     parser.add_argument("--restyle", type=float, default=TrainConfig.restyle,
                         help="share of training cards redrawn as another deck's print (validation: none)")
     parser.add_argument("--figure-swap", type=float, default=TrainConfig.figure_swap,
@@ -392,10 +424,18 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--synth-share", type=float, default=TrainConfig.synth_share,
                         help="share of the training crops drawn from the invented Italian-suited decks "
                              "(synth-latin-*, vision.training.synth_latin) together (0: like the others)")
+
+
+def _add_data_options(parser: argparse.ArgumentParser) -> None:
+    """The validation pool, which styles are trained on and where rendered pools are kept."""
     parser.add_argument("--val-pool", type=int, default=TrainConfig.val_pool)
     parser.add_argument("--holdout", default="", help="comma-separated styles left out of training")
     parser.add_argument("--styles", default="", help="comma-separated styles to train on (default: all)")
     parser.add_argument("--cache", type=Path, help="folder keeping rendered pools between runs")
+
+
+def _add_network_options(parser: argparse.ArgumentParser) -> None:
+    """The network: its trunk, the corner branch, weight averaging and the extra heads and layers."""
     parser.add_argument("--corner", action="store_true",
                         help="add a branch reading the top-left corner at twice the resolution "
                              "(the input becomes twice --width and --height)")
@@ -432,7 +472,10 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     parser.add_argument("--suit-rank", type=float, default=TrainConfig.suit_rank,
                         help="weight of the loss of two more heads reading the card's suit and its rank "
                              "apart, so that a rank is learnt across the suits (0: no such heads)")
-    args = parser.parse_args(argv)
+
+
+def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit with argparse's message where an option is out of its range or needs another one."""
     for option, what in SHARES.items():
         value = getattr(args, option)
         if not 0.0 <= value <= 1.0:
@@ -469,6 +512,12 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         parser.error(problem)
     if not 0.0 < args.lite0_lr <= 1.0:
         parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
+
+
+def _chosen_styles(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[tuple[str, ...],
+                                                                                   tuple[str, ...]]:
+    """The held-out styles and the styles trained on (all found, less those held out, unless
+    ``--styles`` names them); exits naming any unknown style."""
     root = find_cards_root()
     available = list_styles(root) if root else []
     holdout = tuple(s for s in args.holdout.split(",") if s)
@@ -477,21 +526,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
     if problem:
         parser.error(problem)
     styles = tuple(s for s in chosen if s not in holdout)
-    return TrainConfig(
-        out=args.out, seed=args.seed, width=args.width, height=args.height, pool=args.pool,
-        val_pool=args.val_pool, steps=args.steps, batch=args.batch, lr=args.lr,
-        embedding_dim=args.embedding_dim, threads=args.threads, workers=args.workers,
-        holdout=holdout, styles=styles, cache=args.cache, restyle=args.restyle, figure_swap=args.figure_swap,
-        corner=args.corner, corner_dropout=args.corner_dropout, corner_width=args.corner_width,
-        corner_height=args.corner_height,
-        mixstyle=args.mixstyle, decorate=args.decorate, numeral_swap=args.numeral_swap,
-        half_mix=args.half_mix, italian_share=args.italian_share,
-        pysol_share=args.pysol_share, synth_share=args.synth_share, randconv=args.randconv,
-        suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
-        keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
-        lite0_lr=args.lite0_lr,
-        number_swap=args.number_swap, jumbo_index=args.jumbo_index, device=args.device,
-    )
+    return holdout, styles
 
 
 def version_prefix(config: TrainConfig) -> str:
