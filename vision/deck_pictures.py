@@ -24,15 +24,7 @@ from vision.cutout import cut_out_card_telling
 from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
 from vision.deck_profile import DeckProfile
 from vision.decks import IMAGE_SUFFIXES, read_image
-from vision.enrollment import (
-    DEFAULT_HEAD_VIEWS,
-    DEFAULT_SEED,
-    DEFAULT_VIEWS,
-    EnrollmentError,
-    ViewRenderer,
-    camera_view,
-    enroll_pictures,
-)
+from vision.enrollment import DEFAULT_SETTINGS, EnrollmentError, EnrolSettings
 from vision.errors import VisionError
 
 # Two pictures in a row of a sorted deck whose embeddings are this close are taken to show one card twice.
@@ -179,14 +171,10 @@ def scan_in_order(folder: Path) -> tuple[Path, ...]:
 def enroll_folder(
     folder: Path | str,
     classifier: CardClassifier,
-    views: int = DEFAULT_VIEWS,
-    seed: int = DEFAULT_SEED,
-    renderer: ViewRenderer = camera_view,
-    head_views: int = DEFAULT_HEAD_VIEWS,
-    workers: int = 1,
+    settings: EnrolSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
-    """Enrol the deck pictured in ``folder`` (``enroll_pictures``); cards it lacks are listed in
-    ``missing_cards``, not an error."""
+    """Enrol the deck pictured in ``folder`` (``vision.enrollment.enroll_pictures``, with ``settings``);
+    cards it lacks are listed in ``missing_cards``, not an error."""
     source = Path(folder)
     scanned = scan_folder(source)
     pictures = read_pictures(scanned.paths)
@@ -197,8 +185,7 @@ def enroll_folder(
             card, is_uncut = cut_out_card_telling(picture)
             cards.setdefault(label, []).append(card)
             uncut.extend([path] if is_uncut else [])
-    profile = enroll_pictures(cards, classifier, name=source.resolve().name, views=views, seed=seed,
-                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
+    profile = settings.enrol(cards, classifier, source.resolve().name, cut=False)
     return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()),
                       tuple(str(path) for path in uncut))
 
@@ -206,12 +193,8 @@ def enroll_folder(
 def enroll_in_order(
     folder: Path | str,
     classifier: CardClassifier,
-    views: int = DEFAULT_VIEWS,
-    seed: int = DEFAULT_SEED,
-    renderer: ViewRenderer = camera_view,
     suits: Sequence[str] | None = None,
-    head_views: int = DEFAULT_HEAD_VIEWS,
-    workers: int = 1,
+    settings: EnrolSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), or 80, the deck photographed twice in the same order, and perhaps
@@ -221,19 +204,14 @@ def enroll_in_order(
     cut = [cut_out_card_telling(picture) for picture in read_picture_list(paths)]
     uncut = tuple(str(path) for path, (_, is_uncut) in zip(paths, cut, strict=True) if is_uncut)
     return enroll_sorted([card for card, _ in cut], [path.name for path in paths], source.resolve().name,
-                         classifier, views=views, seed=seed, renderer=renderer, suits=suits,
-                         head_views=head_views, workers=workers, uncut=uncut)
+                         classifier, suits, settings, uncut)
 
 
 def enroll_clip(
     clip: Path | str,
     classifier: CardClassifier,
-    views: int = DEFAULT_VIEWS,
-    seed: int = DEFAULT_SEED,
-    renderer: ViewRenderer = camera_view,
     suits: Sequence[str] | None = None,
-    head_views: int = DEFAULT_HEAD_VIEWS,
-    workers: int = 1,
+    settings: EnrolSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
     """Enrol a sorted deck shown to the camera card after card in the video ``clip``
     (``vision.clip_cards.find_shown_cards``: each card laid on the table and taken back), once or
@@ -252,8 +230,7 @@ def enroll_clip(
             f"card on its own in about the same spot and take your hand off it for a moment; a plain white "
             f"cloth hides white cards")
     return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
-                         source.stem, classifier, views=views, seed=seed, renderer=renderer, suits=suits,
-                         head_views=head_views, workers=workers)
+                         source.stem, classifier, suits, settings)
 
 
 def enroll_sorted(
@@ -261,12 +238,8 @@ def enroll_sorted(
     names: Sequence[str],
     deck_name: str,
     classifier: CardClassifier,
-    views: int = DEFAULT_VIEWS,
-    seed: int = DEFAULT_SEED,
-    renderer: ViewRenderer = camera_view,
     suits: Sequence[str] | None = None,
-    head_views: int = DEFAULT_HEAD_VIEWS,
-    workers: int = 1,
+    settings: EnrolSettings = DEFAULT_SETTINGS,
     uncut: tuple[str, ...] = (),
 ) -> Enrollment:
     """Enrol a sorted deck from its ``cards`` (pictures cut to the card), in the order taken, named
@@ -293,8 +266,7 @@ def enroll_sorted(
         labelled.setdefault(code, []).append(cards[i])
     if backs:
         labelled[BACK] = [cards[i] for i in backs]
-    profile = enroll_pictures(labelled, classifier, name=deck_name, views=views, seed=seed,
-                              renderer=renderer, head_views=head_views, cut=False, workers=workers)
+    profile = settings.enrol(labelled, classifier, deck_name, cut=False)
     return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
                       tuple(names), alike)
 

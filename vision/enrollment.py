@@ -180,6 +180,29 @@ def enroll_pictures(
     return replace(profile, head=head, head_input=head_input)
 
 
+@dataclass(frozen=True)
+class EnrolSettings:
+    """How each picture of a deck is enrolled (``enroll_pictures``): ``views`` clean views for its
+    prototype and ``head_views`` hard ones for the head, drawn by ``renderer`` from ``seed``, in
+    ``workers`` processes."""
+
+    views: int = DEFAULT_VIEWS
+    seed: int = DEFAULT_SEED
+    renderer: ViewRenderer = camera_view
+    head_views: int = DEFAULT_HEAD_VIEWS
+    workers: int = 1
+
+    def enrol(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
+              cut: bool = True) -> DeckProfile:
+        """``enroll_pictures`` with these settings."""
+        return enroll_pictures(pictures, classifier, name=name, views=self.views, seed=self.seed,
+                               renderer=self.renderer, head_views=self.head_views, cut=cut,
+                               workers=self.workers)
+
+
+DEFAULT_SETTINGS = EnrolSettings()
+
+
 def _head_input(readings: Readings, head_input: str) -> np.ndarray:
     if head_input == FEATURES_INPUT and readings.features is not None:
         return l2_normalise(readings.features)

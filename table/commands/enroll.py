@@ -34,7 +34,7 @@ from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
 from vision.deck_pictures import enroll_clip, enroll_folder, enroll_in_order, write_card_pictures
-from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, EnrollmentError
+from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, EnrollmentError, EnrolSettings
 from vision.worker_pool import machine_cores
 
 MESSAGES = {
@@ -161,13 +161,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"tressette enroll: errore: {text[name]}", file=sys.stderr)
             return 2
     classifier = CardClassifier.load(args.model, threads=args.threads)
-    options = {"views": args.views, "seed": args.seed, "head_views": args.head_views, "workers": args.threads}
+    settings = EnrolSettings(views=args.views, seed=args.seed, head_views=args.head_views,
+                             workers=args.threads)
     if is_clip:
-        enrollment = enroll_clip(args.folder, classifier, suits=args.suits, **options)
+        enrollment = enroll_clip(args.folder, classifier, args.suits, settings)
     elif args.in_order:
-        enrollment = enroll_in_order(args.folder, classifier, suits=args.suits, **options)
+        enrollment = enroll_in_order(args.folder, classifier, args.suits, settings)
     else:
-        enrollment = enroll_folder(args.folder, classifier, **options)
+        enrollment = enroll_folder(args.folder, classifier, settings)
     if enrollment.missing_cards:
         names = ", ".join(f"{parse_card(code).name(args.lang)} ({code})" for code in enrollment.missing_cards)
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
