@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source ./setup.sh
 .venv/bin/ruff check .
-.venv/bin/python -m pytest -n auto -m "slow or not slow" "$@"
+.venv/bin/python -m pytest -n auto --slow "$@"

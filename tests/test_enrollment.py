@@ -36,7 +36,13 @@ from vision.deck_profile import (
     ProfileError,
 )
 from vision.decks import Deck, find_cards_root
-from vision.enrollment import MIN_CARD_SHARE, EnrollmentError, EnrolSettings, enroll_pictures, picture_artwork
+from vision.enrollment import (
+    MIN_CARD_SHARE,
+    EnrollmentError,
+    EnrollmentSettings,
+    enroll_pictures,
+    picture_artwork,
+)
 
 
 def _picture(seed: int) -> np.ndarray:
@@ -145,7 +151,7 @@ def test_unreadable_pictures_are_all_listed(tmp_path: Path, tiny: CardClassifier
     (tmp_path / "4c.jpg").write_bytes(b"not a jpeg")
     (tmp_path / "5c.png").write_bytes(b"")
     with pytest.raises(EnrollmentError, match="2 picture") as caught:
-        enroll_folder(tmp_path, tiny, EnrolSettings(views=1))
+        enroll_folder(tmp_path, tiny, EnrollmentSettings(views=1))
     assert "4c.jpg" in str(caught.value) and "5c.png" in str(caught.value)
 
 
@@ -154,7 +160,7 @@ def test_missing_cards_are_reported_and_a_profile_still_made(tmp_path: Path, tin
     _write(tmp_path / "back.png", 2)
     _write(tmp_path / "7d" / "a.jpg", 3)
     _write(tmp_path / "7d" / "b.jpg", 4)
-    enrollment = enroll_folder(tmp_path, tiny, EnrolSettings(views=2))
+    enrollment = enroll_folder(tmp_path, tiny, EnrollmentSettings(views=2))
     assert enrollment.pictures == 4
     assert enrollment.missing_cards == tuple(c for c in CARD_CODES if c not in ("3c", "7d"))
     assert enrollment.profile.classes == ("3c", "7d", BACK)

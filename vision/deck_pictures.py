@@ -24,7 +24,7 @@ from vision.cutout import cut_out_card_telling
 from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
 from vision.deck_profile import DeckProfile
 from vision.decks import IMAGE_SUFFIXES, read_image
-from vision.enrollment import DEFAULT_SETTINGS, EnrollmentError, EnrolSettings
+from vision.enrollment import DEFAULT_SETTINGS, EnrollmentError, EnrollmentSettings
 from vision.errors import VisionError
 
 # Two pictures in a row of a sorted deck whose embeddings are this close are taken to show one card twice.
@@ -171,7 +171,7 @@ def scan_in_order(folder: Path) -> tuple[Path, ...]:
 def enroll_folder(
     folder: Path | str,
     classifier: CardClassifier,
-    settings: EnrolSettings = DEFAULT_SETTINGS,
+    settings: EnrollmentSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
     """Enrol the deck pictured in ``folder`` (``vision.enrollment.enroll_pictures``, with ``settings``);
     cards it lacks are listed in ``missing_cards``, not an error."""
@@ -185,7 +185,7 @@ def enroll_folder(
             card, is_uncut = cut_out_card_telling(picture)
             cards.setdefault(label, []).append(card)
             uncut.extend([path] if is_uncut else [])
-    profile = settings.enrol(cards, classifier, source.resolve().name, cut=False)
+    profile = settings.enroll(cards, classifier, source.resolve().name, cut=False)
     return Enrollment(profile, scanned.missing_cards, sum(len(p) for p in pictures.values()),
                       tuple(str(path) for path in uncut))
 
@@ -194,7 +194,7 @@ def enroll_in_order(
     folder: Path | str,
     classifier: CardClassifier,
     suits: Sequence[str] | None = None,
-    settings: EnrolSettings = DEFAULT_SETTINGS,
+    settings: EnrollmentSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
     """Enrol a sorted deck photographed card after card: ``folder`` holds its 40 pictures, named in
     their order (``scan_in_order``), or 80, the deck photographed twice in the same order, and perhaps
@@ -211,7 +211,7 @@ def enroll_clip(
     clip: Path | str,
     classifier: CardClassifier,
     suits: Sequence[str] | None = None,
-    settings: EnrolSettings = DEFAULT_SETTINGS,
+    settings: EnrollmentSettings = DEFAULT_SETTINGS,
 ) -> Enrollment:
     """Enrol a sorted deck shown to the camera card after card in the video ``clip``
     (``vision.clip_cards.find_shown_cards``: each card laid on the table and taken back), once or
@@ -239,7 +239,7 @@ def enroll_sorted(
     deck_name: str,
     classifier: CardClassifier,
     suits: Sequence[str] | None = None,
-    settings: EnrolSettings = DEFAULT_SETTINGS,
+    settings: EnrollmentSettings = DEFAULT_SETTINGS,
     uncut: tuple[str, ...] = (),
 ) -> Enrollment:
     """Enrol a sorted deck from its ``cards`` (pictures cut to the card), in the order taken, named
@@ -266,7 +266,7 @@ def enroll_sorted(
         labelled.setdefault(code, []).append(cards[i])
     if backs:
         labelled[BACK] = [cards[i] for i in backs]
-    profile = settings.enrol(labelled, classifier, deck_name, cut=False)
+    profile = settings.enroll(labelled, classifier, deck_name, cut=False)
     return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
                       tuple(names), alike)
 

@@ -181,7 +181,7 @@ def enroll_pictures(
 
 
 @dataclass(frozen=True)
-class EnrolSettings:
+class EnrollmentSettings:
     """How each picture of a deck is enrolled (``enroll_pictures``): ``views`` clean views for its
     prototype and ``head_views`` hard ones for the head, drawn by ``renderer`` from ``seed``, in
     ``workers`` processes."""
@@ -192,15 +192,15 @@ class EnrolSettings:
     head_views: int = DEFAULT_HEAD_VIEWS
     workers: int = 1
 
-    def enrol(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
-              cut: bool = True) -> DeckProfile:
+    def enroll(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
+               cut: bool = True) -> DeckProfile:
         """``enroll_pictures`` with these settings."""
         return enroll_pictures(pictures, classifier, name=name, views=self.views, seed=self.seed,
                                renderer=self.renderer, head_views=self.head_views, cut=cut,
                                workers=self.workers)
 
 
-DEFAULT_SETTINGS = EnrolSettings()
+DEFAULT_SETTINGS = EnrollmentSettings()
 
 
 def _head_input(readings: Readings, head_input: str) -> np.ndarray:

@@ -34,7 +34,13 @@ from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
 from vision.deck_pictures import enroll_clip, enroll_folder, enroll_in_order, write_card_pictures
-from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_SEED, DEFAULT_VIEWS, EnrollmentError, EnrolSettings
+from vision.enrollment import (
+    DEFAULT_HEAD_VIEWS,
+    DEFAULT_SEED,
+    DEFAULT_VIEWS,
+    EnrollmentError,
+    EnrollmentSettings,
+)
 from vision.worker_pool import machine_cores
 
 MESSAGES = {
@@ -161,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tressette enroll: errore: {text[name]}", file=sys.stderr)
             return 2
     classifier = CardClassifier.load(args.model, threads=args.threads)
-    settings = EnrolSettings(views=args.views, seed=args.seed, head_views=args.head_views,
+    settings = EnrollmentSettings(views=args.views, seed=args.seed, head_views=args.head_views,
                              workers=args.threads)
     if is_clip:
         enrollment = enroll_clip(args.folder, classifier, args.suits, settings)
