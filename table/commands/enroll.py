@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     classifier = CardClassifier.load(args.model, threads=args.threads)
     settings = EnrollmentSettings(views=args.views, seed=args.seed, head_views=args.head_views,
-                             workers=args.threads)
+                                  workers=args.threads)
     if is_clip:
         enrollment = enroll_clip(args.folder, classifier, args.suits, settings)
     elif args.in_order:
