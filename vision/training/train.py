@@ -223,49 +223,70 @@ def train(config: TrainConfig) -> CardNet:
     return train_both(config)[1]
 
 
-def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
-    """Render the pools, train, and return (the weights of the last step, the model to export), both in
-    eval mode and on the CPU; the two are the same model unless ``average_from`` averages the weights of
-    the last steps (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it
-    never saw). The network trains on ``config.device``; batches are built on the CPU and sent there."""
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
-    torch.manual_seed(config.seed)
-    torch.set_num_threads(config.threads)
-    torch.set_flush_denormal(True)
-    started = time.perf_counter()
-    # The pools are rendered from the held-out styles too and then filtered, so a held-out run trains on
-    # exactly the crops the full run sees of the same styles (and shares its cached pool).
-    # Half-mixed cards take their lower part from the other rendered styles: a held-out one must not lend it.
+@dataclass(frozen=True, eq=False)  # holds arrays
+class TrainingPools:
+    """The rendered crops a run trains on and is checked against: the training pool, the validation
+    pool of the same styles and, with held-out styles, a pool of theirs (else None)."""
+
+    images: np.ndarray
+    labels: np.ndarray
+    val_images: np.ndarray
+    val_labels: np.ndarray
+    held: tuple[np.ndarray, np.ndarray] | None
+
+    def accuracy_line(self, model: CardNet, config: TrainConfig) -> str:
+        """``val A`` and, with held-out styles, `` held-out B``: the model's accuracy on each pool."""
+        line = f"val {accuracy(model, self.val_images, self.val_labels, config):.4f}"
+        if self.held is not None:
+            line += f" held-out {accuracy(model, self.held[0], self.held[1], config):.4f}"
+        return line
+
+
+def render_pools(config: TrainConfig, root: Path, started: float) -> TrainingPools:
+    """The run's pools, rendered (or taken from ``config.cache``) with seeds derived from ``config.seed``.
+
+    They are rendered from the held-out styles too and then filtered, so a held-out run trains on
+    exactly the crops the full run sees of the same styles (and shares its cached pool); half-mixed
+    cards take their lower part from the other rendered styles, so there a held-out one must not lend
+    it."""
     rendered_styles = config.styles + (() if config.half_mix else config.holdout)
     _log(f"rendering {config.pool} crops from {len(rendered_styles)} styles")
     size = config.input_size
     pool = cached_pool(config.cache, root, rendered_styles, config.pool, *size, config.seed,
                        config.workers, config.augmentations).without(config.holdout)
-    images, labels = pool.images, pool.labels
     val = cached_pool(config.cache, root, rendered_styles, config.val_pool, *size,
                       config.seed + 1_000_003, config.workers).without(config.holdout)
-    val_images, val_labels = val.images, val.labels
     held = None
     if config.holdout:
         held_pool = cached_pool(config.cache, root, config.holdout, config.val_pool, *size,
                                 config.seed + 2_000_003, config.workers)
         held = held_pool.images, held_pool.labels
-    _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(images)} crops")
+    _log(f"rendered in {time.perf_counter() - started:.0f} s; training on {len(pool.images)} crops")
+    return TrainingPools(pool.images, pool.labels, val.images, val.labels, held)
+
+
+def build_model(config: TrainConfig) -> CardNet:
+    """The network the config describes, its pretrained trunk loaded where it has one, on its device."""
     model = CardNet(len(CLASS_LABELS), config.embedding_dim, corner=config.corner_spec,
                     mixstyle=config.mixstyle, suit_rank=config.suit_rank > 0, full_trunk=config.full_trunk,
                     lite0_blocks=config.lite0_blocks)
     if isinstance(model.features, Lite0Trunk):
         copied = model.features.load_pretrained()
         _log(f"trunk: {config.lite0_blocks} blocks of EfficientNet-Lite0, {copied} ImageNet tensors")
-    model.to(config.device)
+    return model.to(config.device)
+
+
+def train_steps(model: CardNet, pools: TrainingPools, config: TrainConfig, rng: np.random.Generator,
+                started: float) -> torch.optim.swa_utils.AveragedModel | None:
+    """Train ``model`` for ``config.steps`` steps on batches drawn by ``rng`` (AdamW, one-cycle
+    schedule), logging the loss every 250 steps and the pools' accuracy every 1,000; return the average
+    of its weights from ``config.average_from`` of the steps on, or None without averaging."""
     groups, peaks = parameter_groups(model, config)
     optimiser = torch.optim.AdamW(groups, lr=config.lr, weight_decay=config.weight_decay)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=peaks, total_steps=config.steps,
                                                    pct_start=0.15)
-    rng = np.random.default_rng(config.seed)
     convolutions = torch.Generator().manual_seed(config.seed)
+    images, labels = pools.images, pools.labels
     order = rng.permutation(len(images))
     position = 0
     average_start = int(config.steps * config.average_from) if config.average_from > 0 else None
@@ -296,20 +317,33 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
         if step % 250 == 0 or step == config.steps:
             line = f"step {step}/{config.steps} loss {loss.item():.3f}"
             if step % 1000 == 0 or step == config.steps:
-                line += f" val {accuracy(model, val_images, val_labels, config):.4f}"
-                if held is not None:
-                    line += f" held-out {accuracy(model, held[0], held[1], config):.4f}"
+                line += " " + pools.accuracy_line(model, config)
             _log(f"{line} ({time.perf_counter() - started:.0f} s)")
+    return averaged
+
+
+def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
+    """Render the pools, train, and return (the weights of the last step, the model to export), both in
+    eval mode and on the CPU; the two are the same model unless ``average_from`` averages the weights of
+    the last steps (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it
+    never saw). The network trains on ``config.device``; batches are built on the CPU and sent there."""
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    torch.set_flush_denormal(True)
+    started = time.perf_counter()
+    pools = render_pools(config, root, started)
+    model = build_model(config)
+    rng = np.random.default_rng(config.seed)
+    averaged = train_steps(model, pools, config, rng, started)
     model.eval().cpu()
     if averaged is None:
         return model, model
     average: CardNet = averaged.module
-    refresh_batch_norm(average, images, config, rng)
-    line = (f"averaged {averaged.n_averaged.item()} weights: "
-            f"val {accuracy(average, val_images, val_labels, config):.4f}")
-    if held is not None:
-        line += f" held-out {accuracy(average, held[0], held[1], config):.4f}"
-    _log(line)
+    refresh_batch_norm(average, pools.images, config, rng)
+    _log(f"averaged {averaged.n_averaged.item()} weights: {pools.accuracy_line(average, config)}")
     return model, average.cpu().eval()
 
 
