@@ -94,17 +94,27 @@ def render_views(
 
 
 @dataclass(frozen=True)
-class ViewWork:
-    """How each picture is enrolled: ``views`` clean views (the picture itself among them) for its
-    prototype and, with ``head_views``, as many hard views more for the head, drawn from the
-    generator seeded ``[seed, picture's index]``: a picture's views do not depend on the others, nor
-    on which process renders them."""
+class EnrollmentSettings:
+    """How each picture of a deck is enrolled (``enroll_pictures``): ``views`` clean views (the picture
+    itself among them) for its prototype and, with ``head_views``, as many hard views more for the
+    head, drawn by ``renderer`` from the generator seeded ``[seed, picture's index]`` (a picture's views
+    depend neither on the others nor on which of the ``workers`` processes renders them)."""
 
-    views: int
-    head_views: int
-    seed: int
-    renderer: ViewRenderer
-    head_input: str
+    views: int = DEFAULT_VIEWS
+    seed: int = DEFAULT_SEED
+    renderer: ViewRenderer = camera_view
+    head_views: int = DEFAULT_HEAD_VIEWS
+    workers: int = 1
+
+    def enroll(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
+               cut: bool = True) -> DeckProfile:
+        """``enroll_pictures`` with these settings."""
+        return enroll_pictures(pictures, classifier, name=name, views=self.views, seed=self.seed,
+                               renderer=self.renderer, head_views=self.head_views, cut=cut,
+                               workers=self.workers)
+
+
+DEFAULT_SETTINGS = EnrollmentSettings()
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays
@@ -117,19 +127,21 @@ class PictureReading:
 
 
 def read_picture(
-    work: ViewWork, classifier: CardClassifier, numbered: tuple[int, np.ndarray],
+    settings: EnrollmentSettings, head_input: str, classifier: CardClassifier,
+    numbered: tuple[int, np.ndarray],
 ) -> PictureReading:
-    """The views of a picture, a card already cut out, given with its index, read by ``classifier``."""
+    """The views of a picture, a card already cut out, given with its index, read by ``classifier``;
+    the head's rows from its ``head_input`` output."""
     index, card = numbered
-    rng = np.random.default_rng([work.seed, index])
-    art = picture_artwork(card) if work.views > 1 or work.head_views else None
-    readings = classifier.read(render_views(card, work.views, rng, work.renderer, art))
+    rng = np.random.default_rng([settings.seed, index])
+    art = picture_artwork(card) if settings.views > 1 or settings.head_views else None
+    readings = classifier.read(render_views(card, settings.views, rng, settings.renderer, art))
     prototype = readings.embeddings.mean(axis=0)
-    if art is None or not work.head_views:
+    if art is None or not settings.head_views:
         return PictureReading(prototype, None)
-    hard = classifier.read([render_card_crop(art, rng) for _ in range(work.head_views)])
-    return PictureReading(prototype, np.concatenate([_head_input(readings, work.head_input),
-                                                     _head_input(hard, work.head_input)]))
+    hard = classifier.read([render_card_crop(art, rng) for _ in range(settings.head_views)])
+    return PictureReading(prototype, np.concatenate([_head_input(readings, head_input),
+                                                     _head_input(hard, head_input)]))
 
 
 def enroll_pictures(
@@ -162,9 +174,9 @@ def enroll_pictures(
     cards = [shrink_picture(cut_out_card(picture) if cut else picture)
              for label in classifier.labels if label in pictures for picture in pictures[label]]
     head_input = FEATURES_INPUT if classifier.info.features_dim else EMBEDDING_INPUT
-    work = ViewWork(views, head_views, seed, renderer, head_input)
+    settings = EnrollmentSettings(views, seed, renderer, head_views, workers)
     # The views are cut round an upright card by construction: no card askew or loose to look for.
-    read = map_with_classifier(partial(read_picture, work), list(enumerate(cards)),
+    read = map_with_classifier(partial(read_picture, settings, head_input), list(enumerate(cards)),
                                classifier.not_recutting(), workers)
     profile = DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
@@ -178,29 +190,6 @@ def enroll_pictures(
     targets = np.concatenate([np.full(len(r), classes.index(label)) for r, label in rows])
     head = fit_head(np.concatenate([r for r, _ in rows]), targets, len(classes))
     return replace(profile, head=head, head_input=head_input)
-
-
-@dataclass(frozen=True)
-class EnrollmentSettings:
-    """How each picture of a deck is enrolled (``enroll_pictures``): ``views`` clean views for its
-    prototype and ``head_views`` hard ones for the head, drawn by ``renderer`` from ``seed``, in
-    ``workers`` processes."""
-
-    views: int = DEFAULT_VIEWS
-    seed: int = DEFAULT_SEED
-    renderer: ViewRenderer = camera_view
-    head_views: int = DEFAULT_HEAD_VIEWS
-    workers: int = 1
-
-    def enroll(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
-               cut: bool = True) -> DeckProfile:
-        """``enroll_pictures`` with these settings."""
-        return enroll_pictures(pictures, classifier, name=name, views=self.views, seed=self.seed,
-                               renderer=self.renderer, head_views=self.head_views, cut=cut,
-                               workers=self.workers)
-
-
-DEFAULT_SETTINGS = EnrollmentSettings()
 
 
 def _head_input(readings: Readings, head_input: str) -> np.ndarray:
