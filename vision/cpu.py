@@ -3,10 +3,11 @@
 onnxruntime multiplies a quantized model's unsigned activations by its signed 8-bit weights. An x86
 processor without VNNI instructions does it with an instruction that sums the products in pairs into
 16 bits, which weights using all 8 bits can overflow; there onnxruntime's session option
-``session.x64quantprecision`` multiplies unsigned by unsigned bytes instead (exact, about half the
-speed). On an x86 processor with VNNI the products are summed into 32 bits, and on ARM (a Raspberry
-Pi) the option does nothing; on the first it still takes the slower way, so it is asked for only where
-it is needed (``has_overflowing_byte_products``).
+``session.x64quantprecision`` multiplies unsigned by unsigned bytes instead (exact and slower: one
+run of the shipped model 1.39 ms against 1.19 ms the fast way on an AMD EPYC with AVX2; on a processor
+with VNNI, which does not need it, nearly half the speed). On an x86 processor with VNNI the products
+are summed into 32 bits, and on ARM (a Raspberry Pi) the option does nothing; on the first it still
+takes the slower way, so it is asked for only where it is needed (``has_overflowing_byte_products``).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ SUMMARY = {
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "render",
-        help="crea il video sintetico di una partita con la verità / render a match as a table video",
+        help="filma una partita registrata come la vedrebbe la telecamera (video e verità)",
         description="Filma una partita registrata come la vedrebbe la telecamera sopra il tavolo: "
                     "un video mp4 e un file JSON Lines con la verità (carte, posizioni, prese).",
     )
@@ -43,13 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--truth", required=True, metavar="TRUTH.jsonl",
                         help="il file della verità da scrivere")
     parser.add_argument("--deck", default=None, metavar="DIR",
-                        help=f"cartella delle carte (default: {DEFAULT_DECK} in ../shared/cards)")
+                        help=f"cartella delle carte (predefinita: {DEFAULT_DECK} in ../shared/cards)")
     parser.add_argument("--seed", type=int, default=0,
-                        help="seme: lo stesso seme dà lo stesso video (default 0)")
+                        help="seme: lo stesso seme dà lo stesso video (predefinito 0)")
     parser.add_argument("--difficulty", default="normal", choices=DIFFICULTIES,
-                        help="realismo (default normal)")
-    parser.add_argument("--fps", type=float, default=10.0, help="fotogrammi al secondo (default 10)")
-    parser.add_argument("--size", default="1280x720", help="1280x720 (default) o 1920x1080")
+                        help="realismo (predefinito normal)")
+    parser.add_argument("--fps", type=float, default=10.0, help="fotogrammi al secondo (predefiniti 10)")
+    parser.add_argument("--size", default="1280x720", help="1280x720 (predefinito) o 1920x1080")
     parser.add_argument("--hands", type=int, default=None, metavar="N", help="solo le prime N mani")
     parser.add_argument("--contact", default=None, metavar="SHEET.png",
                         help="scrive anche un foglio di provini (alcuni fotogrammi) in PNG")
