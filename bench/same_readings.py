@@ -10,8 +10,8 @@ nothing about a Pi's speed, so none is printed.
 
 Run from the checkout::
 
-    .venv/bin/python bench/same_readings.py crops CROPS.npz [--per-style 8] [--seed 1]
-    .venv/bin/python bench/same_readings.py read CROPS.npz HERE.json [--model PATH]
+    .venv/bin/python bench/same_readings.py crops CROPS.npz [--per-style 8] [--seed 1] [--styles S,...]
+    .venv/bin/python bench/same_readings.py read CROPS.npz HERE.json [--model PATH] [--deck DECK]
     sudo bench/emulated_pi.sh bench/same_readings.py read CROPS.npz PI.json
     .venv/bin/python bench/same_readings.py compare HERE.json PI.json
 """
@@ -35,16 +35,17 @@ import numpy as np  # noqa: E402
 TRUTH_KEY = "truth"
 
 
-def write_crops(path: Path, per_style: int, seed: int) -> int:
-    """Render ``per_style`` crops of each style in ``../shared/cards`` as ``bench/classifier.py`` does
-    and store them with their true codes in ``path`` (npz); return how many."""
+def write_crops(path: Path, per_style: int, seed: int, styles: Sequence[str] = ()) -> int:
+    """Render ``per_style`` crops of each of ``styles`` (default: every style in ``../shared/cards``)
+    as ``bench/classifier.py`` does and store them with their true codes in ``path`` (npz); return how
+    many."""
     from vision.decks import find_cards_root, list_styles
 
     rendered_crops = bench_classifier().rendered_crops
     root = find_cards_root()
     if root is None:
         raise SystemExit("same_readings: no card artwork found (../shared/cards or TRESSETTE_CARDS)")
-    crops, truth = rendered_crops([root / name for name in list_styles(root)], per_style, seed)
+    crops, truth = rendered_crops([root / name for name in styles or list_styles(root)], per_style, seed)
     np.savez_compressed(path, **{TRUTH_KEY: np.array(truth)}, **{f"crop{i}": c for i, c in enumerate(crops)})
     return len(crops)
 
@@ -67,18 +68,22 @@ def read_crops(path: Path) -> tuple[list[np.ndarray], list[str]]:
         return [stored[f"crop{i}"] for i in range(len(truth))], truth
 
 
-def readings_of(crops_path: Path, model: Path | None) -> dict[str, object]:
-    """This machine's default reading of the stored crops: card and confidence per crop."""
+def readings_of(crops_path: Path, model: Path | None, deck: Path | None = None) -> dict[str, object]:
+    """This machine's default reading of the stored crops (with the deck profile ``deck``, made on any
+    machine, where given): card and confidence per crop."""
     from vision.classifier import CardClassifier
     from vision.cpu import this_machine_has_overflowing_byte_products
+    from vision.deck_profile import DeckProfile
 
     crops, truth = read_crops(crops_path)
     classifier = CardClassifier.load(model)
-    predictions = classifier.classify(crops)
+    profile = DeckProfile.load(deck) if deck is not None else None
+    predictions = classifier.classify(crops, profile=profile)
     return {
         "machine": platform.machine(),
         "exact_byte_products": this_machine_has_overflowing_byte_products(),
         "model_version": classifier.info.model_version,
+        "deck": str(deck) if deck is not None else None,
         "truth": truth,
         "cards": [p.card for p in predictions],
         "confidence": [round(float(p.confidence), 6) for p in predictions],
@@ -88,10 +93,9 @@ def readings_of(crops_path: Path, model: Path | None) -> dict[str, object]:
 def comparison(first: dict[str, object], second: dict[str, object]) -> dict[str, object]:
     """How two machines' readings of the same crops differ; ValueError where they are not of the same
     crops and model."""
-    for key in ("truth", "model_version"):
-        if first[key] != second[key]:
-            raise ValueError(f"the two files read different {'crops' if key == 'truth' else 'models'}: "
-                             f"{key} differs")
+    for key, what in (("truth", "crops"), ("model_version", "models"), ("deck", "deck profiles")):
+        if first.get(key) != second.get(key):
+            raise ValueError(f"the two files read different {what}: {key} differs")
     truth = first["truth"]
     cards_a, cards_b = first["cards"], second["cards"]
     if not len(cards_a) == len(cards_b) == len(truth):
@@ -111,7 +115,8 @@ def report(first: dict[str, object], second: dict[str, object]) -> str:
     result = comparison(first, second)
     crops, (right_a, right_b) = result["crops"], result["right"]
     return "\n".join([
-        f"model {first['model_version']}, {crops} crops",
+        f"model {first['model_version']}, {crops} crops"
+        + (f", deck profile {first['deck']}" if first.get("deck") else ""),
         f"{first['machine']} (exact byte products: {first['exact_byte_products']}): {right_a} right",
         f"{second['machine']} (exact byte products: {second['exact_byte_products']}): {right_b} right"
         f" (ratio {right_b / max(right_a, 1):.4f})",
@@ -128,10 +133,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     crops.add_argument("out", type=Path)
     crops.add_argument("--per-style", type=int, default=8)
     crops.add_argument("--seed", type=int, default=1)
+    crops.add_argument("--styles", default="", help="comma-separated styles (default: all)")
     read = steps.add_parser("read", help="read them on this machine")
     read.add_argument("crops", type=Path)
     read.add_argument("out", type=Path)
     read.add_argument("--model", type=Path, default=None)
+    read.add_argument("--deck", type=Path, default=None, help="a deck profile (tressette enroll)")
     compare = steps.add_parser("compare", help="compare two machines' readings")
     compare.add_argument("first", type=Path)
     compare.add_argument("second", type=Path)
@@ -141,9 +148,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.step == "crops":
-        print(f"{write_crops(args.out, args.per_style, args.seed)} crops in {args.out}")
+        styles = [name for name in args.styles.split(",") if name]
+        print(f"{write_crops(args.out, args.per_style, args.seed, styles)} crops in {args.out}")
     elif args.step == "read":
-        args.out.write_text(json.dumps(readings_of(args.crops, args.model)), encoding="utf-8")
+        args.out.write_text(json.dumps(readings_of(args.crops, args.model, args.deck)), encoding="utf-8")
         print(f"readings in {args.out}")
     else:
         first, second = (json.loads(path.read_text(encoding="utf-8")) for path in (args.first, args.second))

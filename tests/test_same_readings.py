@@ -48,6 +48,7 @@ def test_comparison_counts_right_cards_differences_and_confidence_gaps() -> None
 @pytest.mark.parametrize(("key", "value", "named"), [
     ("truth", ["1c", "2c", "3c", "5c"], "different crops"),
     ("model_version", "m2", "different models"),
+    ("deck", "mine.deck", "different deck profiles"),
 ])
 def test_readings_of_other_crops_or_models_are_refused(key: str, value: object, named: str) -> None:
     here = readings("x86_64", ["1c", "2c", "3c", "4c"], [0.9] * 4)
