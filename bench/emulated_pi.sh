@@ -11,6 +11,8 @@
 # Needs root on Debian or Ubuntu x86-64: it installs qemu-user-static, adds the arm64 architecture to
 # apt to download (not install) the Python packages, and runs in a private mount namespace where
 # /proc/cpuinfo is a Pi's (onnxruntime's cpuinfo cannot read an x86 one as ARM and crashes on import).
+# Python runs in one process there: a worker process would start the aarch64 python3.11 itself, which
+# this kernel cannot run without qemu registered with binfmt_misc (give commands --threads 1).
 # Everything else lives in $EMULATED_PI_DIR (default /tmp/emulated-pi); a second run reuses it (delete
 # the folder to set it up again).
 set -euo pipefail

@@ -62,10 +62,15 @@ def bench_classifier() -> ModuleType:
 
 
 def read_crops(path: Path) -> tuple[list[np.ndarray], list[str]]:
-    """The crops and true codes ``write_crops`` stored."""
-    with np.load(path) as stored:
-        truth = [str(code) for code in stored[TRUTH_KEY]]
-        return [stored[f"crop{i}"] for i in range(len(truth))], truth
+    """The crops and true codes ``write_crops`` stored; ValueError naming the file where it is not such
+    a file (missing, not an npz, a crop or the truth missing)."""
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            truth = [str(code) for code in stored[TRUTH_KEY]]
+            return [stored[f"crop{i}"] for i in range(len(truth))], truth
+    except (OSError, ValueError, KeyError, EOFError) as error:
+        raise ValueError(f"{path}: not a file of crops written by 'same_readings.py crops' "
+                         f"({error})") from None
 
 
 def readings_of(crops_path: Path, model: Path | None, deck: Path | None = None) -> dict[str, object]:
@@ -88,6 +93,22 @@ def readings_of(crops_path: Path, model: Path | None, deck: Path | None = None) 
         "cards": [p.card for p in predictions],
         "confidence": [round(float(p.confidence), 6) for p in predictions],
     }
+
+
+READINGS_KEYS = ("machine", "exact_byte_products", "model_version", "truth", "cards", "confidence")
+
+
+def load_readings(path: Path) -> dict[str, object]:
+    """A file ``read`` wrote; ValueError naming the file and what is wrong where it is not one."""
+    try:
+        readings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not a readable file of readings ({error})") from None
+    missing = [key for key in READINGS_KEYS if not isinstance(readings, dict) or key not in readings]
+    if missing:
+        raise ValueError(f"{path}: not a file of readings written by 'same_readings.py read' "
+                         f"(missing {', '.join(missing)})")
+    return readings
 
 
 def comparison(first: dict[str, object], second: dict[str, object]) -> dict[str, object]:
@@ -147,6 +168,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    try:
+        run(args)
+    except (OSError, ValueError) as error:  # VisionError is a ValueError: model, profile, artwork
+        print(f"same_readings: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run(args: argparse.Namespace) -> None:
+    """The step ``args.step`` of the module docstring."""
     if args.step == "crops":
         styles = [name for name in args.styles.split(",") if name]
         print(f"{write_crops(args.out, args.per_style, args.seed, styles)} crops in {args.out}")
@@ -154,9 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text(json.dumps(readings_of(args.crops, args.model, args.deck)), encoding="utf-8")
         print(f"readings in {args.out}")
     else:
-        first, second = (json.loads(path.read_text(encoding="utf-8")) for path in (args.first, args.second))
+        first, second = load_readings(args.first), load_readings(args.second)
         print(report(first, second))
-    return 0
 
 
 if __name__ == "__main__":

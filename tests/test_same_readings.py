@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -72,3 +73,25 @@ def test_written_crops_come_back_with_their_truth(tmp_path: Path) -> None:
     assert count == len(crops) == len(truth) == len(list_styles(find_cards_root()))
     assert set(truth) <= set(CARD_CODES)
     assert all(crop.dtype == np.uint8 and crop.ndim == 3 for crop in crops)
+
+
+def test_a_file_that_is_not_crops_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "crops.npz"
+    path.write_bytes(b"not an npz")
+    with pytest.raises(ValueError, match=r"crops\.npz: not a file of crops"):
+        same_readings.read_crops(path)
+
+
+def test_a_file_that_is_not_readings_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "here.json"
+    good.write_text(json.dumps(readings("x86_64", ["1c", "2c", "3c", "4c"], [0.9] * 4)), encoding="utf-8")
+    broken = tmp_path / "pi.json"
+    broken.write_text('{"machine": "aarch64", "cards": []}', encoding="utf-8")
+    assert same_readings.main(["compare", str(good), str(broken)]) == 1
+    error = capsys.readouterr().err
+    assert "pi.json: not a file of readings" in error and "truth" in error
+    broken.write_text("{", encoding="utf-8")
+    assert same_readings.main(["compare", str(good), str(broken)]) == 1
+    assert "pi.json: not a readable file of readings" in capsys.readouterr().err
+    assert same_readings.main(["compare", str(good), str(good)]) == 0
+    assert "crops read as different cards: 0" in capsys.readouterr().out
