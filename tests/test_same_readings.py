@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
 
+from bench import same_readings  # not installed: the checkout's root, on sys.path for the tests
 from engine.cards import CARD_CODES
 from vision.decks import find_cards_root, list_styles
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "same_readings.py"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("same_readings", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-same_readings = load_script()
 
 
 def readings(machine: str, cards: list[str], confidence: list[float]) -> dict[str, object]:
