@@ -8,9 +8,10 @@
 #   sudo bench/emulated_pi.sh [--cpu cortex-a72|cortex-a76] SCRIPT.py ARGS...
 #   sudo bench/emulated_pi.sh -m vision.training.evaluate --model models/cards.onnx ...
 #
-# Needs root on Debian or Ubuntu x86-64: it installs qemu-user-static, adds the arm64 architecture to
-# apt to download (not install) the Python packages, and runs in a private mount namespace where
-# /proc/cpuinfo is a Pi's (onnxruntime's cpuinfo cannot read an x86 one as ARM and crashes on import).
+# Needs root on Debian bookworm x86-64 (its apt has python3.11 for arm64): it installs qemu-user-static,
+# adds the arm64 architecture to dpkg for as long as it downloads (not installs) the Python packages,
+# and runs in a private mount namespace where /proc/cpuinfo is a Pi's (onnxruntime's cpuinfo cannot
+# read an x86 one as ARM and crashes on import).
 # Python runs in one process there: a worker process would start the aarch64 python3.11 itself, which
 # this kernel cannot run without qemu registered with binfmt_misc (give commands --threads 1).
 # Everything else lives in $EMULATED_PI_DIR (default /tmp/emulated-pi); a second run reuses it (delete
@@ -52,7 +53,11 @@ flock 9  # two runs started together set up once
 command -v qemu-aarch64-static >/dev/null || apt-get install -y -q qemu-user-static >/dev/null
 
 if [ ! -x "$sysroot/usr/bin/python3.11" ]; then
-    dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+    added_arm64=no
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        dpkg --add-architecture arm64
+        added_arm64=yes
+    fi
     apt-get update -q >/dev/null
     mkdir -p "$home/debs" "$sysroot"
     packages=(python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libc6 zlib1g libexpat1 libffi8
@@ -60,6 +65,10 @@ if [ ! -x "$sysroot/usr/bin/python3.11" ]; then
               libreadline8 libcrypt1 libnsl2 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libcom-err2
               libkrb5support0 libkeyutils1 libdb5.3 libgdbm6)
     (cd "$home/debs" && apt-get download "${packages[@]/%/:arm64}" >/dev/null)
+    if [ "$added_arm64" = yes ]; then  # leave the host's apt as it was: nothing arm64 was installed
+        dpkg --remove-architecture arm64
+        apt-get update -q >/dev/null
+    fi
     for deb in "$home"/debs/*.deb; do dpkg -x "$deb" "$sysroot"; done
 fi
 

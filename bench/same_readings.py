@@ -75,7 +75,9 @@ def read_crops(path: Path) -> tuple[list[np.ndarray], list[str]]:
 
 def readings_of(crops_path: Path, model: Path | None, deck: Path | None = None) -> dict[str, object]:
     """This machine's default reading of the stored crops (with the deck profile ``deck``, made on any
-    machine, where given): card and confidence per crop."""
+    machine, where given): card and confidence per crop. ``exact_byte_products`` says whether the
+    runtime asked onnxruntime for its exact x86 way (``vision.cpu``); it is False on ARM, whose
+    kernels need no such option, and on x86 with VNNI."""
     from vision.classifier import CardClassifier
     from vision.cpu import this_machine_has_overflowing_byte_products
     from vision.deck_profile import DeckProfile
