@@ -86,6 +86,20 @@ def test_an_unreadable_image_message_in_english(
     assert "broken.jpg: unreadable image" in capsys.readouterr().err
 
 
+def test_an_image_too_small_for_a_crop_is_named_and_the_rest_still_read(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    first, last = _write_picture(tmp_path / "first.png", 1), _write_picture(tmp_path / "last.png", 2)
+    speck = _write_picture(tmp_path / "speck.png", 3, size=(1, 1))
+    assert main(["classify", "--model", str(tiny_model), str(first), str(speck), str(last)]) == 1
+    captured = capsys.readouterr()
+    assert [row["path"] for row in _lines(captured.out)] == [str(first), str(last)]
+    (error,) = captured.err.splitlines()
+    assert "speck.png: immagine di 1x1 pixel, troppo piccola" in error
+    assert main(["classify", "--lang", "en", "--model", str(tiny_model), str(speck)]) == 1
+    assert "speck.png: an image of 1x1 pixels, too small to read a card in" in capsys.readouterr().err
+
+
 def test_a_missing_model_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     image = _write_picture(tmp_path / "crop.png", 1)
     assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
@@ -205,6 +219,47 @@ def test_enroll_lists_every_bad_file(
     err = capsys.readouterr().err
     assert status == 2 and not (tmp_path / "d").exists()
     assert "2 file(s) cannot be enrolled" in err and "3x.png" in err and "foto.png" in err
+
+
+def test_enroll_names_a_picture_too_small_to_show_a_card(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    _write_picture(pictures / "4c.png", 2, size=(5, 7))
+    status = main(["enroll", "--model", str(tiny_model), "--out", str(tmp_path / "d.npz"), str(pictures)])
+    err = capsys.readouterr().err
+    assert status == 2 and not (tmp_path / "d.npz").exists()
+    assert "4c.png: 5x7 pixels, too small to show a card (8x8 or more)" in err and "3c.png" not in err
+
+
+@pytest.mark.parametrize(("out", "message"), [
+    ("deck", "--out {tmp}/deck: è una cartella; date il nome del file del profilo da scrivere, come "
+             "{tmp}/deck/mio-mazzo.npz"),
+    ("nowhere/d.npz", "--out {tmp}/nowhere/d.npz: la cartella {tmp}/nowhere non esiste"),
+])
+def test_enroll_refuses_a_profile_it_could_not_write_before_reading_any_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, message: str,
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    # No model at the path given: had the pictures been read first, the model would be missing first.
+    status = main(["enroll", "--model", str(tmp_path / "none.onnx"), "--out", str(tmp_path / out),
+                   str(pictures)])
+    assert status == 2
+    assert message.format(tmp=tmp_path) in capsys.readouterr().err
+
+
+def test_enroll_refuses_to_save_pictures_over_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    taken = _write_picture(tmp_path / "taken.png", 2)
+    status = main(["enroll", "--lang", "en", "--in-order", "--save-pictures", str(taken),
+                   "--model", str(tmp_path / "none.onnx"), "--out", str(tmp_path / "d.npz"), str(pictures)])
+    assert status == 2
+    assert f"--save-pictures {taken}: a file, not a folder" in capsys.readouterr().err
 
 
 def test_classify_refuses_a_profile_of_another_model(

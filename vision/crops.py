@@ -103,6 +103,7 @@ def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
 
 # A flood from the corners that takes more than this share of the picture has run into the card itself.
 MAX_MARGIN_SHARE = 0.3
+MIN_ARTWORK_SIDE = 8  # pixels on each side of a card picture, the least its corners can be told in
 
 
 def prepare_artwork(image: np.ndarray) -> Artwork:
@@ -113,8 +114,10 @@ def prepare_artwork(image: np.ndarray) -> Artwork:
     colour); if it takes more than ``MAX_MARGIN_SHARE`` of the picture, the corner was a stray pixel of
     the card and the whole picture is kept.
     """
-    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 8:
-        raise CropError(f"prepare_artwork: expected an HxWx3 uint8 image of 8x8 or more, got {image.shape}")
+    side = MIN_ARTWORK_SIDE
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < side:
+        raise CropError(f"prepare_artwork: expected an HxWx3 uint8 image of {side}x{side} or more, "
+                        f"got {image.shape}")
     height, width = image.shape[:2]
     outside = np.zeros((height + 2, width + 2), np.uint8)
     for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):

@@ -20,6 +20,7 @@ import numpy as np
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from vision.classifier import CardClassifier, l2_normalise
 from vision.clip_cards import find_shown_cards
+from vision.crops import MIN_ARTWORK_SIDE
 from vision.cutout import cut_out_card_telling
 from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
 from vision.deck_profile import DeckProfile
@@ -117,14 +118,21 @@ def scan_folder(folder: Path) -> FolderPictures:
 
 
 def read_picture_list(paths: Sequence[Path]) -> list[np.ndarray]:
-    """Read every picture, in order; raise EnrollmentError listing every unreadable file."""
+    """Read every picture, in order; raise EnrollmentError listing every file that is unreadable or
+    under ``MIN_ARTWORK_SIDE`` pixels on a side."""
     pictures: list[np.ndarray] = []
     problems: list[str] = []
     for path in paths:
         try:
-            pictures.append(read_image(path))
+            picture = read_image(path)
         except VisionError as error:
             problems.append(str(error))
+            continue
+        if min(picture.shape[:2]) < MIN_ARTWORK_SIDE:
+            height, width = picture.shape[:2]
+            problems.append(f"{path}: {width}x{height} pixels, too small to show a card "
+                            f"({MIN_ARTWORK_SIDE}x{MIN_ARTWORK_SIDE} or more)")
+        pictures.append(picture)
     if problems:
         raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
     return pictures

@@ -26,7 +26,6 @@ head's weights and bias; ``load`` names the file and the key at fault in anythin
 from __future__ import annotations
 
 import json
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +36,7 @@ from engine.cards import NONE
 from vision.classifier import l2_normalise, softmax
 from vision.deck_head import LinearHead
 from vision.errors import VisionError
+from vision.npz_archive import read_npz, write_npz
 
 if TYPE_CHECKING:
     from vision.classifier import CardClassifier
@@ -170,7 +170,8 @@ class DeckProfile:
             )
 
     def save(self, path: Path | str) -> Path:
-        """Write the profile as ``.npz`` to exactly ``path`` (no suffix is added)."""
+        """Write the profile as ``.npz`` to exactly ``path`` (no suffix is added), whole or not at all
+        (``vision.npz_archive.write_npz``); raise ProfileError naming ``path`` where it cannot be written."""
         target = Path(path)
         meta = {
             "format": PROFILE_FORMAT, "name": self.name, "model_version": self.model_version,
@@ -182,9 +183,7 @@ class DeckProfile:
         if self.head is not None:
             arrays[_HEAD_WEIGHTS_KEY] = self.head.weights.astype(np.float32)
             arrays[_HEAD_BIAS_KEY] = self.head.bias.astype(np.float32)
-        with target.open("wb") as stream:
-            np.savez_compressed(stream, **arrays)
-        return target
+        return write_npz(target, arrays, ProfileError)
 
     @classmethod
     def load(cls, path: Path | str) -> DeckProfile:
@@ -194,15 +193,15 @@ class DeckProfile:
             raise ProfileError(
                 f"no deck profile at {source} (make one with: tressette enroll --out {source} DIR)"
             )
+        arrays = read_npz(source, "deck profile", ProfileError)
         try:
-            with np.load(source, allow_pickle=False) as archive:
-                meta_text = str(archive[_META_KEY])
-                prototypes = np.asarray(archive[_PROTOTYPES_KEY], dtype=np.float32)
-                head = None
-                if _HEAD_WEIGHTS_KEY in archive.files or _HEAD_BIAS_KEY in archive.files:
-                    head = LinearHead(np.asarray(archive[_HEAD_WEIGHTS_KEY], dtype=np.float32),
-                                      np.asarray(archive[_HEAD_BIAS_KEY], dtype=np.float32))
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            meta_text = str(arrays[_META_KEY])
+            prototypes = np.asarray(arrays[_PROTOTYPES_KEY], dtype=np.float32)
+            head = None
+            if _HEAD_WEIGHTS_KEY in arrays or _HEAD_BIAS_KEY in arrays:
+                head = LinearHead(np.asarray(arrays[_HEAD_WEIGHTS_KEY], dtype=np.float32),
+                                  np.asarray(arrays[_HEAD_BIAS_KEY], dtype=np.float32))
+        except (KeyError, ValueError) as error:
             raise ProfileError(f"{source}: not a deck profile ({type(error).__name__}: {error})") from None
         return _profile_from(meta_text, prototypes, head, source)
 

@@ -16,6 +16,12 @@ from vision.errors import VisionError
 
 DEFAULT_MEAN: tuple[float, float, float] = (0.5, 0.5, 0.5)
 DEFAULT_STD: tuple[float, float, float] = (0.25, 0.25, 0.25)
+MIN_CROP_SIDE = 2  # pixels; a narrower image cannot be resized as a picture
+
+
+def is_large_enough_crop(image: np.ndarray) -> bool:
+    """Whether an image has at least ``MIN_CROP_SIDE`` pixels on each side, as the model reads it."""
+    return min(image.shape[:2]) >= MIN_CROP_SIDE
 
 
 def to_portrait(crop: np.ndarray) -> np.ndarray:
@@ -29,8 +35,9 @@ def resize_crop(crop: np.ndarray, width: int, height: int) -> np.ndarray:
     """A BGR uint8 crop in portrait, resized to ``width`` x ``height``; raise VisionError on a bad array."""
     if crop.ndim == 2:
         crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-    if crop.ndim != 3 or crop.shape[2] not in (3, 4) or crop.shape[0] < 2 or crop.shape[1] < 2:
-        raise VisionError(f"a card crop must be an HxWx3 image of 2x2 pixels or more, got {crop.shape}")
+    if crop.ndim != 3 or crop.shape[2] not in (3, 4) or not is_large_enough_crop(crop):
+        raise VisionError(f"a card crop must be an HxWx3 image of {MIN_CROP_SIDE}x{MIN_CROP_SIDE} pixels "
+                          f"or more, got {crop.shape}")
     crop = to_portrait(crop[:, :, :3])
     shrinking = crop.shape[0] > height
     interpolation = cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR

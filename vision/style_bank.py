@@ -25,7 +25,6 @@ suggests enrolling the deck.
 from __future__ import annotations
 
 import json
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.errors import VisionError
+from vision.npz_archive import read_npz, write_npz
 
 if TYPE_CHECKING:
     from vision.classifier import CardClassifier
@@ -128,24 +128,23 @@ class StyleBank:
                             + REBUILD_BANK.format(model=classifier.path))
 
     def save(self, path: Path | str) -> Path:
-        """Write the bank as ``.npz`` to exactly ``path``."""
+        """Write the bank as ``.npz`` to exactly ``path``, whole or not at all
+        (``vision.npz_archive.write_npz``); raise BankError naming ``path`` where it cannot be written."""
         target = Path(path)
         meta = {"format": BANK_FORMAT, "model_version": self.model_version, "labels": list(self.labels),
                 "styles": list(self.styles), "temperature": self.temperature}
-        with target.open("wb") as stream:
-            np.savez_compressed(stream, **{_META_KEY: np.array(json.dumps(meta)),
-                                           _PROTOTYPES_KEY: self.prototypes.astype(np.float16)})
-        return target
+        return write_npz(target, {_META_KEY: np.array(json.dumps(meta)),
+                                  _PROTOTYPES_KEY: self.prototypes.astype(np.float16)}, BankError)
 
     @classmethod
     def load(cls, path: Path | str) -> StyleBank:
         """Read a bank written by ``save``; raise BankError naming the file and what is wrong."""
         source = Path(path)
+        arrays = read_npz(source, "style bank", BankError)
         try:
-            with np.load(source, allow_pickle=False) as archive:
-                meta_text = str(archive[_META_KEY])
-                prototypes = np.asarray(archive[_PROTOTYPES_KEY], dtype=np.float32)
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            meta_text = str(arrays[_META_KEY])
+            prototypes = np.asarray(arrays[_PROTOTYPES_KEY], dtype=np.float32)
+        except (KeyError, ValueError) as error:
             raise BankError(f"{source}: not a style bank ({type(error).__name__}: {error})") from None
         try:
             meta = json.loads(meta_text)

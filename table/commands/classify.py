@@ -1,12 +1,13 @@
 """`tressette classify IMAGE...`: read card crops with the shipped model, one JSON object per line.
 
-Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may be ``back`` or
-``none``), with ``"top": [[label, probability], ...]`` added by ``--top K``. An unreadable image gets
-an error line on stderr naming it; the other images are still read, and the exit status is then 1.
-Without ``--deck``, where the crops read as cards look like a deck the model never saw
-(``vision.style_bank.is_unfamiliar_deck``: 30 cards or more), a note on stderr suggests enrolling it.
-Where half the images or more are narrower than ``SMALL_CROP_WIDTH`` pixels (their median width is
-under it), a note on stderr says that cards so small read less surely, and how to see them larger.
+Each line is ``{"path": ..., "card": "3c", "confidence": 0.98}`` (``card`` may be ``back`` or ``none``),
+with ``"top": [[label, probability], ...]`` added by ``--top K``. An unreadable image, or one under
+``MIN_CROP_SIDE`` pixels on a side, gets an error line on stderr naming it; the other images are still
+read, and the exit status is then 1. Without ``--deck``, where the crops read as cards look like a deck
+the model never saw (``vision.style_bank.is_unfamiliar_deck``: 30 cards or more), a note on stderr
+suggests enrolling it. Where half the images or more are narrower than ``SMALL_CROP_WIDTH`` pixels
+(their median width is under it), a note on stderr says that cards so small read less surely, and how to
+see them larger.
 
 With ``--distinct`` the images are taken to show different cards (a deck laid out, the cards of a
 deal): they are read together, no card is given to two of them (``vision.distinct``), and the lines
@@ -30,12 +31,15 @@ from vision.deck_profile import DeckProfile
 from vision.decks import read_image
 from vision.distinct import read_distinct
 from vision.errors import VisionError
+from vision.preprocess import MIN_CROP_SIDE, is_large_enough_crop
 from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
 
 CHUNK = 64  # images read into memory at a time
 MESSAGES = {
     "it": {
         "unreadable": "{path}: immagine illeggibile ({reason})",
+        "too_small": "{path}: immagine di {width}x{height} pixel, troppo piccola per leggerci una carta "
+                     "(servono almeno {side}x{side} pixel)",
         "unfamiliar": "nota: queste {count} carte somigliano poco ai mazzi che il modello conosce "
                       "(somiglianza mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, "
                       "registralo con `tressette enroll --out MAZZO CARTELLA` e rileggile con "
@@ -49,6 +53,8 @@ MESSAGES = {
     },
     "en": {
         "unreadable": "{path}: unreadable image ({reason})",
+        "too_small": "{path}: an image of {width}x{height} pixels, too small to read a card in "
+                     "(it takes {side}x{side} pixels or more)",
         "unfamiliar": "note: these {count} cards look little like the decks the model knows "
                       "(median similarity {median:.3f}, under {below}): if they are of one deck, "
                       "enrol it with `tressette enroll --out DECK DIR` and read them again with "
@@ -110,17 +116,30 @@ def prediction_line(path: Path, prediction: Prediction, top: int | None) -> str:
 
 
 def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.ndarray], int]:
+    """The images of ``paths`` that can be read as card crops, their paths, and how many cannot: each
+    of those named on stderr (unreadable, or under ``MIN_CROP_SIDE`` pixels on a side)."""
     readable, crops, failures = [], [], 0
+    text = MESSAGES[lang]
     for path in paths:
         try:
-            crops.append(read_image(path))
-            readable.append(path)
+            crop = read_image(path)
         except (VisionError, OSError) as error:
             reason = str(error).removeprefix(f"{path}: ")
-            message = MESSAGES[lang]["unreadable"].format(path=path, reason=reason)
-            print(f"tressette classify: errore: {message}", file=sys.stderr)
+            _say_error(text["unreadable"].format(path=path, reason=reason))
             failures += 1
+            continue
+        if not is_large_enough_crop(crop):
+            height, width = crop.shape[:2]
+            _say_error(text["too_small"].format(path=path, width=width, height=height, side=MIN_CROP_SIDE))
+            failures += 1
+            continue
+        crops.append(crop)
+        readable.append(path)
     return readable, crops, failures
+
+
+def _say_error(message: str) -> None:
+    print(f"tressette classify: errore: {message}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

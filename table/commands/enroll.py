@@ -2,11 +2,13 @@
 
 ``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``), perhaps a
 second one named by the code and a separator (``3c-2.jpg``, ``3c (2).jpg``), or folders named by code
-holding several pictures each. A file with an unknown name or an unreadable
-picture stops the enrolment with every such file listed; missing cards only give a warning listing
-them, and the profile is made from the cards there are. Photos in which no card can be cut out are
-enrolled whole, with a warning naming them. ``--threads N`` renders and reads the pictures' views in N
-processes (``vision.worker_pool``; by default one per core of the machine): the same profile, sooner.
+holding several pictures each. A file with an unknown name, or a picture unreadable or under
+``MIN_ARTWORK_SIDE`` pixels on a side, stops the enrolment with every such file listed; missing cards
+only give a warning listing them, and the profile is made from the cards there are. Photos in which no
+card can be cut out are enrolled whole, with a warning naming them. An ``--out`` that could not be
+written (a folder, or in a folder that does not exist) is refused before any picture is read
+(``check_destinations``). ``--threads N`` renders and reads the pictures' views in N processes
+(``vision.worker_pool``; by default one per core of the machine): the same profile, sooner.
 
 With ``--in-order`` the pictures need no names: ``DIR`` holds the 40 pictures of a sorted deck,
 named in the order they were taken (a phone's ``IMG_0001.jpg`` ...), and perhaps the back; which card
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int, whole_number_at_least
+from table.errors import TableError
 from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
@@ -62,6 +65,10 @@ MESSAGES = {
         "clip_found": "Nel video {clip} ho trovato {count} carte, dalla prima a {first} all'ultima a {last}.",
         "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
         "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
+        "out_is_folder": "--out {out}: è una cartella; date il nome del file del profilo da scrivere, "
+                         "come {folder}/mio-mazzo.npz",
+        "out_no_folder": "--out {out}: la cartella {folder} non esiste; createla o scegliete un altro file",
+        "save_is_file": "--save-pictures {folder}: è un file, non una cartella",
         "alike": "attenzione: queste immagini, una dopo l'altra, sembrano la stessa carta due volte; se è "
                  "così, i nomi di tutte quelle dopo sono spostati di uno, e conviene rifarle: {pairs}",
     },
@@ -83,6 +90,10 @@ MESSAGES = {
         "clip_found": "In the clip {clip} I found {count} cards, the first at {first}, the last at {last}.",
         "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
         "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
+        "out_is_folder": "--out {out}: a folder; give the name of the profile file to write, such as "
+                         "{folder}/my-deck.npz",
+        "out_no_folder": "--out {out}: the folder {folder} does not exist; make it or choose another file",
+        "save_is_file": "--save-pictures {folder}: a file, not a folder",
         "alike": "warning: these pictures, one right after the other, look like the same card twice; if so, "
                  "the names of all those after are shifted by one, and they are worth taking again: {pairs}",
     },
@@ -158,6 +169,20 @@ def describe_order(order: DeckOrder, lang: Lang = "it") -> str:
     return f"{suits}, {'dall’Asso al Re' if order.ascending else 'dal Re all’Asso'}"
 
 
+def check_destinations(out: Path, save_pictures: Path | None, lang: Lang = "it") -> None:
+    """Raise TableError, before any picture is read, where the profile could not be written at ``out``
+    (a folder there, or no folder to hold it) or the pictures not saved in ``save_pictures`` (a file
+    there): a minute of enrolment is not thrown away at the end."""
+    text = MESSAGES[lang]
+    if out.is_dir():
+        raise TableError(text["out_is_folder"].format(out=out, folder=out))
+    folder = out.parent
+    if not folder.is_dir():
+        raise TableError(text["out_no_folder"].format(out=out, folder=folder))
+    if save_pictures is not None and save_pictures.exists() and not save_pictures.is_dir():
+        raise TableError(text["save_is_file"].format(folder=save_pictures))
+
+
 def run(args: argparse.Namespace) -> int:
     text = MESSAGES[args.lang]
     is_clip = is_clip_path(args.folder)
@@ -167,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
         if option is not None and not (args.in_order or is_clip):
             print(f"tressette enroll: errore: {text[name]}", file=sys.stderr)
             return 2
+    check_destinations(args.out, args.save_pictures, args.lang)
     classifier = CardClassifier.load(args.model, threads=args.threads)
     settings = EnrollmentSettings(views=args.views, seed=args.seed, head_views=args.head_views,
                                   workers=args.threads)

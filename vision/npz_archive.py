@@ -1,0 +1,54 @@
+"""The ``.npz`` archives deck profiles and style banks are kept in: read with a clear error, written
+whole or not at all.
+
+Reading never unpickles (``allow_pickle=False``), and a file that is not a zip archive at all is
+named as such before numpy sees it (numpy would otherwise try it as a pickle and say so). Writing
+goes to a hidden file beside the target, which then replaces the target in one rename: a profile
+already there is lost only once its successor is complete.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from vision.errors import VisionError
+
+
+def read_npz(source: Path, what: str, error_type: type[VisionError]) -> dict[str, np.ndarray]:
+    """Every array in the archive at ``source``, by name; raise ``error_type`` with
+    ``"{source}: not a {what} (...)"`` where the file cannot be read as an ``.npz`` archive."""
+    if not zipfile.is_zipfile(source):
+        try:
+            size = source.stat().st_size
+        except OSError as error:
+            raise error_type(f"{source}: not a {what} ({error.strerror or error})") from None
+        found = "an empty file" if size == 0 else f"{size} bytes of something else"
+        raise error_type(f"{source}: not a {what} (not an .npz archive: {found})")
+    try:
+        with np.load(source, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        raise error_type(f"{source}: not a {what} ({type(error).__name__}: {error})") from None
+
+
+def write_npz(target: Path, arrays: Mapping[str, np.ndarray], error_type: type[VisionError]) -> Path:
+    """Write ``arrays`` compressed to exactly ``target`` (no suffix added), replacing any file there
+    only once the new one is complete; raise ``error_type`` naming ``target`` where it cannot be
+    written (its folder missing, a folder in its place, a full disk), the hidden temporary file
+    removed and any file already at ``target`` left as it was."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open("wb") as stream:
+            np.savez_compressed(stream, **arrays)
+        os.replace(temporary, target)
+    except BaseException as error:
+        temporary.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise error_type(f"{target}: cannot be written ({error.strerror or error})") from None
+        raise
+    return target
