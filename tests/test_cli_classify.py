@@ -17,6 +17,7 @@ from vision.crops import prepare_artwork, render_card_crop
 from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root, read_image
 from vision.enrollment import ENROLMENT_CROPS
+from vision.scene.surfaces import make_surface
 from vision.style_bank import StyleBank, bank_path
 
 
@@ -438,3 +439,25 @@ def test_distinct_with_more_images_than_cards_says_so_and_reads_them_all(
     cards = [row["card"] for row in rows if row["card"] in CARD_CODES]
     assert len(cards) == len(set(cards))
     assert "--distinct con 42 immagini, ma le carte sono 40: almeno 2" in captured.err
+
+
+@needs_cards
+def test_enroll_warns_of_pictures_that_show_no_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    pictures = tmp_path / "deck"
+    pictures.mkdir()
+    for code in ("1c", "2c", "back"):
+        (pictures / f"{code}.jpg").write_bytes((CARDS_ROOT / "napoletane" / f"{code}.jpg").read_bytes())
+    table = make_surface("wood_dark", 400, 600, np.random.default_rng(3))
+    cv2.imwrite(str(pictures / "3c.png"), table)  # the table photographed instead of the Tre di coppe
+    cv2.imwrite(str(pictures / "4c.png"), np.full((600, 400, 3), 128, np.uint8))
+    out = tmp_path / "deck.npz"
+    assert main(["enroll", "--views", "1", "--head-views", "2", "--threads", "1", "--out", str(out),
+                 str(pictures)]) == 0
+    err = capsys.readouterr().err
+    (warning,) = [line for line in err.splitlines() if "non vedo una carta" in line]
+    assert f"in 2 foto (il modello ci legge «nessuna carta»): {pictures / '3c.png'}, {pictures / '4c.png'}" \
+        in warning
+    assert out.is_file()

@@ -5,7 +5,8 @@ second one named by the code and a separator (``3c-2.jpg``, ``3c (2).jpg``), or 
 holding several pictures each. A file with an unknown name, or a picture unreadable or under
 ``MIN_ARTWORK_SIDE`` pixels on a side, stops the enrolment with every such file listed; missing cards
 only give a warning listing them, and the profile is made from the cards there are. Photos in which no
-card can be cut out are enrolled whole, with a warning naming them. An ``--out`` that could not be
+card can be cut out are enrolled whole, with a warning naming them; so are card pictures the model
+reads as no card at all (``vision.deck_pictures.reads_as_no_card``). An ``--out`` that could not be
 written (a folder, or in a folder that does not exist) is refused before any picture is read
 (``check_destinations``). ``--threads N`` renders and reads the pictures' views in N processes
 (``vision.worker_pool``; by default one per core of the machine): the same profile, sooner.
@@ -65,6 +66,9 @@ MESSAGES = {
         "clip_found": "Nel video {clip} ho trovato {count} carte, dalla prima a {first} all'ultima a {last}.",
         "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
         "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
+        "no_card": "attenzione: non vedo una carta in {count} foto (il modello ci legge «nessuna carta»): "
+                   "{files}. Il mazzo è registrato comunque; controllate queste foto e, se serve, rifatele "
+                   "e registrate di nuovo.",
         "out_is_folder": "--out {out}: è una cartella; date il nome del file del profilo da scrivere, "
                          "come {folder}/mio-mazzo.npz",
         "out_no_folder": "--out {out}: la cartella {folder} non esiste; createla o scegliete un altro file",
@@ -90,6 +94,9 @@ MESSAGES = {
         "clip_found": "In the clip {clip} I found {count} cards, the first at {first}, the last at {last}.",
         "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
         "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
+        "no_card": "warning: I see no card in {count} picture(s) (the model reads no card there): "
+                   "{files}. The deck is enrolled all the same; check these pictures and, where needed, "
+                   "take them again and enrol again.",
         "out_is_folder": "--out {out}: a folder; give the name of the profile file to write, such as "
                          "{folder}/my-deck.npz",
         "out_no_folder": "--out {out}: the folder {folder} does not exist; make it or choose another file",
@@ -207,6 +214,9 @@ def run(args: argparse.Namespace) -> int:
         print(text["missing"].format(count=len(enrollment.missing_cards), cards=names), file=sys.stderr)
     if enrollment.uncut:
         print(text["uncut"].format(count=len(enrollment.uncut), files=", ".join(enrollment.uncut)),
+              file=sys.stderr)
+    if enrollment.no_card:
+        print(text["no_card"].format(count=len(enrollment.no_card), files=", ".join(enrollment.no_card)),
               file=sys.stderr)
     enrollment.profile.save(args.out)
     classes = enrollment.profile.classes
