@@ -400,22 +400,43 @@ def test_enroll_a_deck_folder_then_classify_with_it(
 def test_distinct_reads_no_card_twice_and_names_the_reading_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # The same picture of the Tre di coppe given twice: read alone both are 3c; read as different
+    # Two files of the same picture of the Tre di coppe: read alone both are 3c; read as different
     # cards, one keeps 3c and the other takes its next most probable card, saying what it read alone.
     assert CARDS_ROOT is not None
     three = str(CARDS_ROOT / "napoletane" / "3c.jpg")
+    copy = tmp_path / "3c-copy.jpg"
+    copy.write_bytes(Path(three).read_bytes())
+    again = str(copy)
     ace = str(CARDS_ROOT / "napoletane" / "1d.jpg")
-    assert main(["classify", three, three, ace]) == 0
+    assert main(["classify", three, again, ace]) == 0
     assert [row["card"] for row in _lines(capsys.readouterr().out)] == ["3c", "3c", "1d"]
-    assert main(["classify", "--distinct", "--top", "3", three, three, ace]) == 0
+    assert main(["classify", "--distinct", "--top", "3", three, again, ace]) == 0
     rows = _lines(capsys.readouterr().out)
-    assert [row["path"] for row in rows] == [three, three, ace]
+    assert [row["path"] for row in rows] == [three, again, ace]
     assert sorted(row["card"] == "3c" for row in rows[:2]) == [False, True]
     moved = next(row for row in rows[:2] if row["card"] != "3c")
     assert moved["alone"] == "3c" and moved["top"][0][0] == "3c"
     assert [moved["card"], moved["confidence"]] == moved["top"][1]  # its next most probable card
     assert rows[2] == {"path": ace, "card": "1d", "confidence": rows[2]["confidence"],
                        "top": rows[2]["top"]}
+
+
+@needs_cards
+def test_distinct_reads_one_file_given_twice_as_one_image(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert CARDS_ROOT is not None
+    monkeypatch.chdir(CARDS_ROOT)
+    three, ace = str(CARDS_ROOT / "napoletane" / "3c.jpg"), str(CARDS_ROOT / "napoletane" / "1d.jpg")
+    by_another_name = "napoletane/3c.jpg"
+    assert main(["classify", "--distinct", three, ace, by_another_name]) == 0
+    captured = capsys.readouterr()
+    rows = _lines(captured.out)
+    assert [row["path"] for row in rows] == [three, ace, by_another_name]
+    assert [row["card"] for row in rows] == ["3c", "1d", "3c"]
+    assert rows[0]["confidence"] == rows[2]["confidence"]
+    assert all("alone" not in row for row in rows)
+    assert f"--distinct: {three} è data 2 volte; è letta come un'immagine sola" in captured.err
 
 
 @needs_cards

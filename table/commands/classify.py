@@ -12,7 +12,8 @@ see them larger.
 With ``--distinct`` the images are taken to show different cards (a deck laid out, the cards of a
 deal): they are read together, no card is given to two of them (``vision.distinct``), and the lines
 come once all are read. A line whose card differs from the image's reading alone adds
-``"alone": label``; its ``confidence`` is then the probability the model gave that card.
+``"alone": label``; its ``confidence`` is then the probability the model gave that card. One file given
+more than once is one image there: read once, its card on each of its lines, with a note on stderr.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -44,6 +46,8 @@ MESSAGES = {
                       "(somiglianza mediana {median:.3f}, sotto {below}): se sono di un solo mazzo, "
                       "registralo con `tressette enroll --out MAZZO CARTELLA` e rileggile con "
                       "`--deck MAZZO`; un mazzo mai visto può essere letto male anche una volta su due",
+        "repeated": "nota: --distinct: {path} è data {times} volte; è letta come un'immagine sola, con la "
+                    "stessa carta in ogni sua riga",
         "too_many": "nota: --distinct con {count} immagini, ma le carte sono {cards}: almeno {extra} "
                     "saranno lette come dorso o non-carta",
         "small": "nota: {small} di queste {count} immagini sono larghe meno di {width} pixel (a metà "
@@ -59,6 +63,8 @@ MESSAGES = {
                       "(median similarity {median:.3f}, under {below}): if they are of one deck, "
                       "enrol it with `tressette enroll --out DECK DIR` and read them again with "
                       "`--deck DECK`; a deck never seen may be misread as often as one card in two",
+        "repeated": "note: --distinct: {path} is given {times} times; it is read as one image, with the "
+                    "same card on each of its lines",
         "too_many": "note: --distinct with {count} images, but there are {cards} cards: at least {extra} "
                     "will be read as a back or no card",
         "small": "note: {small} of these {count} images are under {width} pixels wide (median {median} "
@@ -176,14 +182,24 @@ def run(args: argparse.Namespace) -> int:
 def _print_distinct(held: Sequence[tuple[Path, Prediction]], labels: Sequence[str], top: int | None,
                     lang: str) -> None:
     """The lines of images that show different cards, labelled together (``vision.distinct``); a note
-    on stderr first where there are more images than cards."""
-    if len(held) > len(CARD_CODES):
-        message = MESSAGES[lang]["too_many"].format(
-            count=len(held), cards=len(CARD_CODES), extra=len(held) - len(CARD_CODES))
+    on stderr first where there are more images than cards. A file given more than once is one image:
+    labelled once, its card printed on each of its lines, with a note naming it."""
+    first_of: dict[Path, int] = {}
+    for index, (path, _) in enumerate(held):
+        first_of.setdefault(path.resolve(), index)
+    unique = sorted(first_of.values())
+    text = MESSAGES[lang]
+    for resolved, times in Counter(path.resolve() for path, _ in held).items():
+        if times > 1:
+            message = text["repeated"].format(path=held[first_of[resolved]][0], times=times)
+            print(f"tressette classify: {message}", file=sys.stderr)
+    if len(unique) > len(CARD_CODES):
+        message = text["too_many"].format(
+            count=len(unique), cards=len(CARD_CODES), extra=len(unique) - len(CARD_CODES))
         print(f"tressette classify: {message}", file=sys.stderr)
-    revised = read_distinct([prediction for _, prediction in held], labels)
-    for (path, _), prediction in zip(held, revised, strict=True):
-        print(prediction_line(path, prediction, top))
+    revised = dict(zip(unique, read_distinct([held[i][1] for i in unique], labels), strict=True))
+    for path, _ in held:
+        print(prediction_line(path, revised[first_of[path.resolve()]], top))
 
 
 def _note_unfamiliar_deck(familiarities: np.ndarray, lang: str) -> None:
