@@ -133,7 +133,8 @@ def read_picture_list(paths: Sequence[Path]) -> list[np.ndarray]:
             height, width = picture.shape[:2]
             problems.append(f"{path}: {width}x{height} pixels, too small to show a card "
                             f"({MIN_ARTWORK_SIDE}x{MIN_ARTWORK_SIDE} or more)")
-        pictures.append(picture)
+        else:
+            pictures.append(picture)
     if problems:
         raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
     return pictures
