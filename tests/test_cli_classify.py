@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -156,6 +158,32 @@ def test_enroll_writes_a_profile_and_warns_of_missing_cards(
     image = _write_picture(tmp_path / "crop.png", 99)
     assert main(["classify", "--model", str(tiny_model), "--deck", str(out), str(image)]) == 0
     assert _lines(capsys.readouterr().out)[0]["path"] == str(image)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_enroll_shows_its_progress_on_a_terminal_only(
+    tmp_path: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pictures = tmp_path / "deck"
+    _write_picture(pictures / "3c.png", 1)
+    _write_picture(pictures / "4c.png", 2)
+    enroll = ["enroll", "--model", str(tiny_model), "--views", "1", "--head-views", "2", "--threads", "1",
+              "--out", str(tmp_path / "d.npz"), str(pictures)]
+    assert main(enroll) == 0
+    assert "Registro il mazzo" not in capsys.readouterr().err  # a file or a pipe: the warnings alone
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(enroll) == 0
+    assert terminal.getvalue().startswith(
+        "\rRegistro il mazzo: 1 foto su 2\rRegistro il mazzo: 2 foto su 2\n")
+    terminal.truncate(0)
+    terminal.seek(0)
+    assert main([*enroll, "--lang", "en"]) == 0
+    assert "\rEnrolling the deck: 2 pictures of 2\n" in terminal.getvalue()
 
 
 def test_enroll_head_views_zero_makes_a_profile_of_prototypes_only(tmp_path: Path, tiny_model: Path) -> None:

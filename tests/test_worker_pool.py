@@ -56,6 +56,15 @@ def test_workers_give_the_results_of_a_loop_in_order(tiny: CardClassifier) -> No
                                [_probabilities(tiny, crop) for crop in crops], rtol=1e-6)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_told_as_each_result_arrives(tiny: CardClassifier, workers: int) -> None:
+    told: list[tuple[int, int]] = []
+    results = map_with_classifier(_class_count_times, [3, 1, 2], tiny, workers=workers,
+                                  on_done=lambda done, total: told.append((done, total)))
+    assert results == [126, 42, 84]
+    assert told == [(1, 3), (2, 3), (3, 3)]
+
+
 def test_an_error_of_the_work_is_raised_as_it_was(tiny: CardClassifier) -> None:
     with pytest.raises(ValueError, match="item 3 refused"):
         map_with_classifier(_refuse_three, [1, 2, 3, 4], tiny, workers=2)

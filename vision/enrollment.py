@@ -12,7 +12,7 @@ from (a folder named by card, a sorted deck, a clip): ``vision.deck_pictures``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import cv2
@@ -24,7 +24,7 @@ from vision.cutout import cut_out_card
 from vision.deck_head import fit_head
 from vision.deck_profile import EMBEDDING_INPUT, FEATURES_INPUT, DeckProfile
 from vision.errors import VisionError
-from vision.worker_pool import map_with_classifier
+from vision.worker_pool import Progress, map_with_classifier
 
 DEFAULT_VIEWS = 16
 # Hard views per picture for the head. On six held-out decks (models/NOTEBOOK.md) 64 views instead of 32
@@ -108,13 +108,14 @@ class EnrollmentSettings:
     renderer: ViewRenderer = camera_view
     head_views: int = DEFAULT_HEAD_VIEWS
     workers: int = 1
+    progress: Progress | None = field(default=None, compare=False)  # (pictures read, pictures in all)
 
     def enroll(self, pictures: Mapping[str, Sequence[np.ndarray]], classifier: CardClassifier, name: str,
                cut: bool = True) -> DeckProfile:
         """``enroll_pictures`` with these settings."""
         return enroll_pictures(pictures, classifier, name=name, views=self.views, seed=self.seed,
                                renderer=self.renderer, head_views=self.head_views, cut=cut,
-                               workers=self.workers)
+                               workers=self.workers, progress=self.progress)
 
 
 DEFAULT_SETTINGS = EnrollmentSettings()
@@ -157,13 +158,15 @@ def enroll_pictures(
     head_views: int = DEFAULT_HEAD_VIEWS,
     cut: bool = True,
     workers: int = 1,
+    progress: Progress | None = None,
 ) -> DeckProfile:
     """A profile from BGR pictures by class label: one prototype per picture, the mean of its views,
     and (``head_views`` > 0) a linear head fitted on those views and ``head_views`` hard views of each.
     Each picture is first cut to its card (``vision.cutout.cut_out_card``) unless ``cut`` is False: the
     caller cut them already. With ``workers`` above 1 the pictures are rendered and read in that many
     processes (``vision.worker_pool``; ``renderer`` must then be a module-level function): the same
-    profile, sooner."""
+    profile, sooner. ``progress(done, total)`` is called as each picture's views are read (the head is
+    fitted after the last)."""
     unknown = sorted(set(pictures) - set(classifier.labels))
     if unknown:
         raise EnrollmentError(
@@ -180,7 +183,7 @@ def enroll_pictures(
     settings = EnrollmentSettings(views, seed, renderer, head_views, workers)
     # The views are cut round an upright card by construction: no card askew or loose to look for.
     read = map_with_classifier(partial(read_picture, settings, head_input), list(enumerate(cards)),
-                               classifier.not_recutting(), workers)
+                               classifier.not_recutting(), workers, on_done=progress)
     profile = DeckProfile(
         name=name, model_version=classifier.info.model_version, model_labels=classifier.labels,
         prototype_labels=tuple(labels), prototypes=l2_normalise(np.stack([r.prototype for r in read])),

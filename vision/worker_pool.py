@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -23,6 +23,7 @@ from vision.errors import VisionError
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+Progress = Callable[[int, int], None]  # (items done, items in all)
 
 _worker_classifier: CardClassifier | None = None
 
@@ -43,19 +44,21 @@ def map_with_classifier(
     items: Sequence[Item],
     classifier: CardClassifier,
     workers: int = 1,
+    on_done: Progress | None = None,
 ) -> list[Result]:
     """``[function(classifier, item) for item in items]``, in up to ``workers`` processes when more than
-    one (each with its own copy of the classifier), else in this one. An exception raised by
-    ``function`` is raised here as it was; a worker that cannot start or dies raises WorkerError."""
+    one (each with its own copy of the classifier), else in this one; ``on_done(done, total)`` is called
+    in this process as each result arrives, in order. An exception raised by ``function`` is raised
+    here as it was; a worker that cannot start or dies raises WorkerError."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise WorkerError(f"workers must be a whole number of 1 or more, got {workers!r}")
     if workers == 1 or len(items) <= 1:
-        return [function(classifier, item) for item in items]
+        return _counted((function(classifier, item) for item in items), len(items), on_done)
     context = multiprocessing.get_context("spawn")
     try:
         with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=context,
                                  initializer=_keep_classifier, initargs=(classifier,)) as pool:
-            return list(pool.map(partial(_call_in_worker, function), items))
+            return _counted(pool.map(partial(_call_in_worker, function), items), len(items), on_done)
     except BrokenProcessPool as error:
         raise WorkerError(
             f"a worker process reading with {classifier.path} stopped ({error}): was the model file "
@@ -63,6 +66,15 @@ def map_with_classifier(
             f"under `if __name__ == \"__main__\":`, which processes started by spawning need? With one "
             f"worker the work runs in this process and shows why"
         ) from None
+
+
+def _counted(results: Iterable[Result], total: int, on_done: Progress | None) -> list[Result]:
+    collected: list[Result] = []
+    for result in results:
+        collected.append(result)
+        if on_done is not None:
+            on_done(len(collected), total)
+    return collected
 
 
 def _keep_classifier(classifier: CardClassifier) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
@@ -66,6 +66,7 @@ MESSAGES = {
         "clip_found": "Nel video {clip} ho trovato {count} carte, dalla prima a {first} all'ultima a {last}.",
         "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
         "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
+        "progress": "Registro il mazzo: {done} foto su {total}",
         "no_card": "attenzione: non vedo una carta in {count} foto (il modello ci legge «nessuna carta»): "
                    "{files}. Il mazzo è registrato comunque; controllate queste foto e, se serve, rifatele "
                    "e registrate di nuovo.",
@@ -94,6 +95,7 @@ MESSAGES = {
         "clip_found": "In the clip {clip} I found {count} cards, the first at {first}, the last at {last}.",
         "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
         "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
+        "progress": "Enrolling the deck: {done} pictures of {total}",
         "no_card": "warning: I see no card in {count} picture(s) (the model reads no card there): "
                    "{files}. The deck is enrolled all the same; check these pictures and, where needed, "
                    "take them again and enrol again.",
@@ -190,6 +192,20 @@ def check_destinations(out: Path, save_pictures: Path | None, lang: Lang = "it")
         raise TableError(text["save_is_file"].format(folder=save_pictures))
 
 
+def progress_on_terminal(lang: Lang = "it") -> Callable[[int, int], None] | None:
+    """Where stderr is a terminal, a progress line rewritten in place as each picture is read (an
+    enrolment takes a minute on a Raspberry Pi); None where it is a file or a pipe, whose reader wants
+    the warnings alone."""
+    if not sys.stderr.isatty():
+        return None
+    template = MESSAGES[lang]["progress"]
+
+    def show(done: int, total: int) -> None:
+        print("\r" + template.format(done=done, total=total), end="\n" if done == total else "",
+              file=sys.stderr, flush=True)
+    return show
+
+
 def run(args: argparse.Namespace) -> int:
     text = MESSAGES[args.lang]
     is_clip = is_clip_path(args.folder)
@@ -202,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
     check_destinations(args.out, args.save_pictures, args.lang)
     classifier = CardClassifier.load(args.model, threads=args.threads)
     settings = EnrollmentSettings(views=args.views, seed=args.seed, head_views=args.head_views,
-                                  workers=args.threads)
+                                  workers=args.threads, progress=progress_on_terminal(args.lang))
     if is_clip:
         enrollment = enroll_clip(args.folder, classifier, args.suits, settings)
     elif args.in_order:
