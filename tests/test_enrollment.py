@@ -110,6 +110,9 @@ def test_a_phones_heic_pictures_are_found_and_read(tmp_path: Path) -> None:
     ("3c (2)", "3c"), ("10b bis", "10b"), ("1d.retro", "1d"), ("Back (copia)", "back"),
     ("11c", None), ("3c2", None), ("3cc", None), ("IMG_0042", None), ("c3", None), ("", None),
     ("-3c", None), ("jolly-2", None),
+    ("Tre di coppe", "3c"), ("tre coppe 2", "3c"), ("Tre di coppe (2)", "3c"), ("asso_spade-bis", "1s"),
+    ("K di cuori", "10c"), ("Re di bastoni", "10b"), ("dorso", "back"), ("Retro (2)", "back"),
+    ("tre", None), ("coppe", None), ("tre jolly", None),
 ])
 def test_a_picture_name_gives_its_card(stem: str, label: str | None) -> None:
     assert parse_picture_name(stem) == label
@@ -121,6 +124,16 @@ def test_a_second_picture_of_a_card_sits_beside_the_first(tmp_path: Path) -> Non
     scanned = scan_folder(tmp_path)
     assert sorted(p.name for p in scanned.paths["3c"]) == ["3c (3).png", "3c-2.jpg", "3c.jpg", "a.jpg"]
     assert [p.name for p in scanned.paths["10b"]] == ["10b_bis.jpg"]
+
+
+def test_pictures_and_folders_named_as_players_say_the_cards(tmp_path: Path) -> None:
+    for seed, name in enumerate(["Tre di coppe.jpg", "tre_coppe (2).jpg", "Asso di spade/a.jpg", "dorso.png",
+                                 "10b.jpg"]):
+        _write(tmp_path / name, seed)
+    scanned = scan_folder(tmp_path)
+    assert sorted(scanned.paths) == ["10b", "1s", "3c", "back"]
+    assert sorted(p.name for p in scanned.paths["3c"]) == ["Tre di coppe.jpg", "tre_coppe (2).jpg"]
+    assert [p.name for p in scanned.paths["1s"]] == ["a.jpg"]
 
 
 def test_unknown_names_are_all_listed(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Where the pictures of a deck to enrol come from, and which card each one shows.
 
 A folder of pictures named by card code (``3c.jpg`` ... ``10b.png``, ``back.jpg``, a second picture
-``3c-2.jpg``) or of folders named by it (``3c/``); a folder of a sorted deck's pictures in the order
+``3c-2.jpg``) or by the card's name (``Tre di coppe.jpg``, ``dorso.jpg``), or of folders so named
+(``3c/``); a folder of a sorted deck's pictures in the order
 taken (``IMG_1.jpg`` ...), or a video clip of that deck shown card after card, whose cards are named
 from their order (``vision.deck_order``). Each is read, cut to the card (``vision.cutout``) and enrolled
 (``vision.enrollment.enroll_pictures``); bad files are all listed in one EnrollmentError.
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.card_names import card_from_words, name_words
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, l2_normalise
 from vision.clip_cards import find_shown_cards
@@ -33,18 +35,28 @@ from vision.errors import VisionError
 # median 0.984; two cards in a row of one clip: at most 0.814 on a known deck, 0.964 on an unseen one.
 SAME_CARD_COSINE = 0.97
 
+_BACK_WORDS = ("dorso", "retro", "back")
 _PICTURE_NAME = re.compile(r"(?P<label>[0-9]*[a-z]+)(?:[ _\-.(].*)?", re.IGNORECASE | re.DOTALL)
 
 
 def parse_picture_name(stem: str) -> str | None:
     """The class label a picture's file name gives, or None: the card code alone (``3c``, ``back``)
     or followed by a separator (space, ``_``, ``-``, ``.``, ``(``) and anything, so that a second
-    picture of a card can sit beside the first (``3c-2.jpg``, ``3c (2).jpg``, ``10b_bis.png``)."""
+    picture of a card can sit beside the first (``3c-2.jpg``, ``3c (2).jpg``, ``10b_bis.png``); or
+    the card's name as players write it (``engine.card_names``: ``Tre di coppe.jpg``,
+    ``asso_spade (2).jpg``, ``K di cuori.png``), or ``dorso`` / ``retro`` for the back, followed the
+    same way."""
     match = _PICTURE_NAME.fullmatch(stem.strip())
-    if match is None:
-        return None
-    label = match.group("label").lower()
-    return label if label in CLASS_LABELS else None
+    if match is not None and match.group("label").lower() in CLASS_LABELS:
+        return match.group("label").lower()
+    words = name_words(stem.replace("(", " "))
+    if words and words[0] in _BACK_WORDS:
+        return BACK
+    for length in (3, 2):
+        card = card_from_words(words[:length])
+        if card is not None:
+            return card.code
+    return None
 
 
 @dataclass(frozen=True)
@@ -81,8 +93,9 @@ def _is_picture(path: Path) -> bool:
 def scan_folder(folder: Path) -> FolderPictures:
     """Find the pictures of each class; raise EnrollmentError listing every file with an unknown name.
 
-    A picture is named by its card code (``parse_picture_name``: ``3c.jpg``, or ``3c-2.jpg`` for
-    another picture of the same card), or sits in a folder named by it (``3c/a.jpg``). Files that are
+    A picture is named by its card code or its name (``parse_picture_name``: ``3c.jpg``, or ``3c-2.jpg``
+    for another picture of the same card; ``Tre di coppe.jpg``), or sits in a folder so named
+    (``3c/a.jpg``). Files that are
     not pictures (by suffix) and hidden files are ignored.
     """
     if not folder.is_dir():
@@ -93,13 +106,15 @@ def scan_folder(folder: Path) -> FolderPictures:
         if entry.name.startswith("."):
             continue
         if entry.is_dir():
-            label, paths = entry.name.lower(), [p for p in sorted(entry.iterdir()) if _is_picture(p)]
+            label = parse_picture_name(entry.name) or entry.name.lower()
+            paths = [p for p in sorted(entry.iterdir()) if _is_picture(p)]
         elif _is_picture(entry):
             label, paths = parse_picture_name(entry.stem) or entry.stem.lower(), [entry]
         else:
             continue
         if label not in CLASS_LABELS:
-            problems.append(f"{entry}: {entry.stem if entry.is_file() else entry.name!r} is not a card code")
+            problems.append(f"{entry}: {entry.stem if entry.is_file() else entry.name!r} is neither a card "
+                            "code nor a card's name")
         elif entry.is_dir() and not paths:
             problems.append(f"{entry}: the folder holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
         else:
@@ -107,12 +122,14 @@ def scan_folder(folder: Path) -> FolderPictures:
     if problems:
         raise EnrollmentError(
             f"{len(problems)} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, "
-            "back.jpg, a second picture 3c-2.jpg, or folders such as 3c/ holding pictures):\n  "
+            "back.jpg, a second picture 3c-2.jpg; or by name: 'Tre di coppe.jpg', 'dorso.jpg'; or folders "
+            "such as 3c/ holding pictures):\n  "
             + "\n  ".join(problems)
         )
     if not found:
         raise EnrollmentError(
-            f"{folder}: no card pictures found (name them by card code: 3c.jpg, 10b.png, ...)"
+            f"{folder}: no card pictures found (name them by card code, 3c.jpg, 10b.png ..., or by name, "
+            "'Tre di coppe.jpg')"
         )
     missing = tuple(code for code in CARD_CODES if code not in found)
     return FolderPictures({label: tuple(paths) for label, paths in found.items()}, missing)

@@ -1,6 +1,7 @@
 """`tressette enroll --out DECK DIR`: make a deck profile from pictures of the user's own cards.
 
-``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``), perhaps a
+``DIR`` holds one picture per card named by its code (``3c.jpg``, ``10b.png``, ``back.jpg``) or its
+name (``Tre di coppe.jpg``, ``dorso.jpg``: ``vision.deck_pictures.parse_picture_name``), perhaps a
 second one named by the code and a separator (``3c-2.jpg``, ``3c (2).jpg``), or folders named by code
 holding several pictures each. A file with an unknown name, or a picture unreadable or under
 ``MIN_ARTWORK_SIDE`` pixels on a side, stops the enrolment with every such file listed; missing cards
@@ -114,8 +115,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "enroll",
         help="registra un mazzo regionale dalle foto delle sue carte",
         description="Registra il proprio mazzo: una foto per carta, chiamata col codice della carta "
-                    "(3c.jpg, 10b.png, back.jpg); una seconda foto della stessa carta: 3c-2.jpg, oppure "
-                    "cartelle 3c/ con più foto.",
+                    "(3c.jpg, 10b.png, back.jpg) o col suo nome (Tre di coppe.jpg, dorso.jpg); una "
+                    "seconda foto della stessa carta: 3c-2.jpg, oppure cartelle 3c/ con più foto.",
     )
     add = parser.add_argument
     add("folder", type=Path, metavar="DIR|VIDEO",
