@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from engine.errors import TressetteError
 from table import commands
-from table.errors import TableError
+from table.errors import TableError, error_word
 from vision.errors import VisionError
 
 DEFAULT_COMMAND = "demo"
@@ -56,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except USER_ERRORS as error:
-        print(f"tressette {args.command}: errore: {error}", file=sys.stderr)
+        heading = error_word(getattr(args, "lang", "it"))
+        print(f"tressette {args.command}: {heading}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

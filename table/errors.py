@@ -5,3 +5,9 @@ from __future__ import annotations
 
 class TableError(ValueError):
     """Base of every error `table` raises for bad input (config, record files, command-line arguments)."""
+
+
+def error_word(lang: str) -> str:
+    """How a command's error line is headed: ``errore`` in Italian, the default; ``error`` with
+    ``--lang en``."""
+    return "error" if lang == "en" else "errore"

@@ -86,7 +86,7 @@ def test_an_unreadable_image_message_in_english(
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"")
     assert main(["classify", "--lang", "en", "--model", str(tiny_model), str(broken)]) == 1
-    assert "broken.jpg: unreadable image" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"tressette classify: error: {broken}: unreadable image")
 
 
 def test_an_image_too_small_for_a_crop_is_named_and_the_rest_still_read(
@@ -108,6 +108,8 @@ def test_a_missing_model_is_one_error_line(tmp_path: Path, capsys: pytest.Captur
     assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tressette classify: errore: no model at") and "none.onnx" in err
+    assert main(["classify", "--lang", "en", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
+    assert capsys.readouterr().err.startswith("tressette classify: error: no model at")
 
 
 def test_crops_mostly_too_small_get_a_note_to_see_the_cards_larger(
@@ -288,7 +290,8 @@ def test_enroll_refuses_to_save_pictures_over_a_file(
     status = main(["enroll", "--lang", "en", "--in-order", "--save-pictures", str(taken),
                    "--model", str(tmp_path / "none.onnx"), "--out", str(tmp_path / "d.npz"), str(pictures)])
     assert status == 2
-    assert f"--save-pictures {taken}: a file, not a folder" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"tressette enroll: error: --save-pictures {taken}: a file, "
+                                              "not a folder")
 
 
 def test_classify_refuses_a_profile_of_another_model(

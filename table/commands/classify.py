@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES, is_card_code
+from table.errors import error_word
 from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop_width
 from vision.deck_profile import DeckProfile
 from vision.decks import read_image
@@ -131,12 +132,13 @@ def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.n
             crop = read_image(path)
         except (VisionError, OSError) as error:
             reason = str(error).removeprefix(f"{path}: ")
-            _say_error(text["unreadable"].format(path=path, reason=reason))
+            _say_error(text["unreadable"].format(path=path, reason=reason), lang)
             failures += 1
             continue
         if not is_large_enough_crop(crop):
             height, width = crop.shape[:2]
-            _say_error(text["too_small"].format(path=path, width=width, height=height, side=MIN_CROP_SIDE))
+            _say_error(text["too_small"].format(path=path, width=width, height=height, side=MIN_CROP_SIDE),
+                       lang)
             failures += 1
             continue
         crops.append(crop)
@@ -144,8 +146,8 @@ def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.n
     return readable, crops, failures
 
 
-def _say_error(message: str) -> None:
-    print(f"tressette classify: errore: {message}", file=sys.stderr)
+def _say_error(message: str, lang: str) -> None:
+    print(f"tressette classify: {error_word(lang)}: {message}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

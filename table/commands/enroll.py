@@ -34,7 +34,7 @@ from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int, whole_number_at_least
-from table.errors import TableError
+from table.errors import TableError, error_word
 from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
@@ -214,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         raise EnrollmentError(text["not_source"].format(path=args.folder, suffixes=", ".join(VIDEO_SUFFIXES)))
     for option, name in ((args.suits, "suits_alone"), (args.save_pictures, "save_alone")):
         if option is not None and not (args.in_order or is_clip):
-            print(f"tressette enroll: errore: {text[name]}", file=sys.stderr)
+            print(f"tressette enroll: {error_word(args.lang)}: {text[name]}", file=sys.stderr)
             return 2
     check_destinations(args.out, args.save_pictures, args.lang)
     classifier = CardClassifier.load(args.model, threads=args.threads)
