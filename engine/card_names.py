@@ -28,8 +28,7 @@ _ITALIAN_SUITS: dict[str, str] = {
 _FRENCH_SUITS: dict[str, str] = {
     "cuori": "c", "cuore": "c", "quadri": "d", "quadro": "d", "picche": "s", "picca": "s",
     "fiori": "b", "fiore": "b",
-    "hearts": "c", "heart": "c", "diamonds": "d", "diamond": "d", "spades": "s", "spade": "s",
-    "clubs": "b", "club": "b",
+    "hearts": "c", "heart": "c", "diamonds": "d", "diamond": "d", "spades": "s", "clubs": "b", "club": "b",
 }
 _RANKS: dict[str, int] = {
     **{name.lower(): rank for names in RANK_NAMES.values() for rank, name in names.items()},
@@ -54,7 +53,7 @@ def card_from_words(words: list[str]) -> Card | None:
     if len(words) != 2:
         return None
     rank_word, suit_word = words
-    # "spade" is both the Italian swords and the English spades: the same suit either way.
+    # "spade", the English spade too, is read as the Italian suit: the same suit either way.
     if suit_word in _ITALIAN_SUITS:
         family, suit = "italian", _ITALIAN_SUITS[suit_word]
     elif suit_word in _FRENCH_SUITS:

@@ -2,10 +2,10 @@
 
 A folder of pictures named by card code (``3c.jpg`` ... ``10b.png``, ``back.jpg``, a second picture
 ``3c-2.jpg``) or by the card's name (``Tre di coppe.jpg``, ``dorso.jpg``), or of folders so named
-(``3c/``); a folder of a sorted deck's pictures in the order
-taken (``IMG_1.jpg`` ...), or a video clip of that deck shown card after card, whose cards are named
-from their order (``vision.deck_order``). Each is read, cut to the card (``vision.cutout``) and enrolled
-(``vision.enrollment.enroll_pictures``); bad files are all listed in one EnrollmentError.
+(``3c/``); a folder of a sorted deck's pictures in the order taken (``IMG_1.jpg`` ...), or a video clip
+of that deck shown card after card, whose cards are named from their order (``vision.deck_order``).
+Each is read, cut to the card (``vision.cutout``) and enrolled (``vision.enrollment.enroll_pictures``);
+bad files are all listed in one EnrollmentError.
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def parse_picture_name(stem: str) -> str | None:
     ``asso_spade (2).jpg``, ``K di cuori.png``), or ``dorso`` / ``retro`` for the back, followed the
     same way."""
     match = _PICTURE_NAME.fullmatch(stem.strip())
-    if match is not None and match.group("label").lower() in CLASS_LABELS:
-        return match.group("label").lower()
+    code = match.group("label").lower() if match is not None else None
+    if code in CLASS_LABELS:
+        return code
     words = name_words(stem.replace("(", " "))
     if words and words[0] in _BACK_WORDS:
         return BACK
@@ -95,8 +96,7 @@ def scan_folder(folder: Path) -> FolderPictures:
 
     A picture is named by its card code or its name (``parse_picture_name``: ``3c.jpg``, or ``3c-2.jpg``
     for another picture of the same card; ``Tre di coppe.jpg``), or sits in a folder so named
-    (``3c/a.jpg``). Files that are
-    not pictures (by suffix) and hidden files are ignored.
+    (``3c/a.jpg``). Files that are not pictures (by suffix) and hidden files are ignored.
     """
     if not folder.is_dir():
         raise EnrollmentError(f"{folder}: no such folder of card pictures")
