@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from engine.errors import TressetteError
 from table import commands
 from table.errors import TableError, error_word
-from vision.errors import VisionError
+from vision.errors import VisionError, message_in
 
 DEFAULT_COMMAND = "demo"
 USER_ERRORS: tuple[type[Exception], ...] = (TressetteError, TableError, VisionError, OSError)
@@ -56,8 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except USER_ERRORS as error:
-        heading = error_word(getattr(args, "lang", "it"))
-        print(f"tressette {args.command}: {heading}: {error}", file=sys.stderr)
+        lang = getattr(args, "lang", "it")
+        print(f"tressette {args.command}: {error_word(lang)}: {message_in(error, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

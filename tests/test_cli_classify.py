@@ -105,11 +105,11 @@ def test_an_image_too_small_for_a_crop_is_named_and_the_rest_still_read(
 
 def test_a_missing_model_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     image = _write_picture(tmp_path / "crop.png", 1)
-    assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("tressette classify: errore: no model at") and "none.onnx" in err
     assert main(["classify", "--lang", "en", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
-    assert capsys.readouterr().err.startswith("tressette classify: error: no model at")
+    err = capsys.readouterr().err
+    assert err.startswith("tressette classify: error: no model at") and "none.onnx" in err
+    assert main(["classify", "--model", str(tmp_path / "none.onnx"), str(image)]) == 2
+    assert capsys.readouterr().err.startswith("tressette classify: errore: nessun modello in")
 
 
 def test_crops_mostly_too_small_get_a_note_to_see_the_cards_larger(
@@ -258,10 +258,14 @@ def test_enroll_names_a_picture_too_small_to_show_a_card(
     pictures = tmp_path / "deck"
     _write_picture(pictures / "3c.png", 1)
     _write_picture(pictures / "4c.png", 2, size=(5, 7))
-    status = main(["enroll", "--model", str(tiny_model), "--out", str(tmp_path / "d.npz"), str(pictures)])
+    enroll = ["enroll", "--model", str(tiny_model), "--out", str(tmp_path / "d.npz"), str(pictures)]
+    status = main([*enroll, "--lang", "en"])
     err = capsys.readouterr().err
     assert status == 2 and not (tmp_path / "d.npz").exists()
     assert "4c.png: 5x7 pixels, too small to show a card (8x8 or more)" in err and "3c.png" not in err
+    assert main(enroll) == 2
+    assert "4c.png: 5x7 pixel, troppo piccola per mostrare una carta (ne servono almeno 8x8)" \
+        in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("out", "message"), [
@@ -305,9 +309,13 @@ def test_classify_refuses_a_profile_of_another_model(
     other = write_tiny_model(tmp_path / "v2.onnx", good_metadata(model_version="v2"))
     image = _write_picture(tmp_path / "crop.png", 5)
     capsys.readouterr()
-    assert main(["classify", "--model", str(other), "--deck", str(profile), str(image)]) == 2
+    classify = ["classify", "--model", str(other), "--deck", str(profile), str(image)]
+    assert main([*classify, "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "deck.npz: made with model 'tiny-test'" in err and "enrol the deck again" in err
+    assert main(classify) == 2
+    err = capsys.readouterr().err
+    assert "deck.npz: fatto col modello 'tiny-test'" in err and "registrate di nuovo il mazzo" in err
 
 
 def test_a_corrupt_profile_is_one_error_line(
@@ -316,8 +324,12 @@ def test_a_corrupt_profile_is_one_error_line(
     profile = tmp_path / "deck.npz"
     profile.write_bytes(b"rubbish")
     image = _write_picture(tmp_path / "crop.png", 5)
-    assert main(["classify", "--model", str(tiny_model), "--deck", str(profile), str(image)]) == 2
+    classify = ["classify", "--model", str(tiny_model), "--deck", str(profile), str(image)]
+    assert main([*classify, "--lang", "en"]) == 2
     assert "deck.npz: not a deck profile" in capsys.readouterr().err
+    assert main(classify) == 2
+    assert "deck.npz: non è un profilo di mazzo (non è un archivio .npz: 7 byte di altro)" \
+        in capsys.readouterr().err
 
 
 def test_a_style_bank_of_another_model_is_one_error_line_naming_both(

@@ -247,10 +247,14 @@ def test_enroll_in_order_lists_an_unreadable_picture(
     (tmp_path / "IMG_7.jpg").write_bytes(b"not a picture")
     model = write_tiny_model(tmp_path / "tiny.onnx")
     out = tmp_path / "deck.npz"
-    assert main(["enroll", "--in-order", "--model", str(model), "--out", str(out), str(tmp_path)]) == 2
+    enroll = ["enroll", "--in-order", "--model", str(model), "--out", str(out), str(tmp_path)]
+    assert main([*enroll, "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "1 picture(s) cannot be read" in err and "IMG_7.jpg" in err
     assert not out.exists()
+    assert main(enroll) == 2
+    unreadable = f"foto illeggibili, 1:\n  {tmp_path / 'IMG_7.jpg'}: immagine illeggibile"
+    assert unreadable in capsys.readouterr().err
 
 
 @pytest.fixture()

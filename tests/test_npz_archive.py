@@ -22,7 +22,7 @@ def test_written_arrays_read_back(tmp_path: Path) -> None:
     arrays = {"meta": np.array('{"format": 1}'), "prototypes": np.arange(6, dtype=np.float32).reshape(2, 3)}
     path = write_npz(tmp_path / "deck", arrays, ProfileError)
     assert path == tmp_path / "deck"
-    read = read_npz(path, "deck profile", ProfileError)
+    read = read_npz(path, "deck profile", ProfileError, what_it="profilo di mazzo")
     assert set(read) == {"meta", "prototypes"}
     assert str(read["meta"]) == '{"format": 1}' and np.array_equal(read["prototypes"], arrays["prototypes"])
     assert [p.name for p in tmp_path.iterdir()] == ["deck"]
@@ -38,7 +38,7 @@ def test_a_file_that_is_no_archive_says_so_without_mentioning_pickles(
     path = tmp_path / "deck.npz"
     path.write_bytes(content)
     with pytest.raises(ProfileError, match=r"deck\.npz: not a deck profile") as caught:
-        read_npz(path, "deck profile", ProfileError)
+        read_npz(path, "deck profile", ProfileError, what_it="profilo di mazzo")
     assert found in str(caught.value) and "pickle" not in str(caught.value)
 
 
@@ -46,19 +46,19 @@ def test_an_archive_holding_pickled_objects_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "deck.npz"
     np.savez(path, meta=np.array([{"a": 1}], dtype=object))
     with pytest.raises(ProfileError, match=r"deck\.npz: not a deck profile \(ValueError"):
-        read_npz(path, "deck profile", ProfileError)
+        read_npz(path, "deck profile", ProfileError, what_it="profilo di mazzo")
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match=r"gone\.npz: not a deck profile \(No such file"):
-        read_npz(tmp_path / "gone.npz", "deck profile", ProfileError)
+        read_npz(tmp_path / "gone.npz", "deck profile", ProfileError, what_it="profilo di mazzo")
 
 
 def test_a_failed_write_keeps_the_file_already_there_and_leaves_no_debris(tmp_path: Path) -> None:
     path = write_npz(tmp_path / "deck.npz", {"meta": np.array("first")}, ProfileError)
     with pytest.raises(ValueError, match="cannot be written"):
         write_npz(path, {"meta": np.array("second"), "prototypes": _Unwritable()}, ProfileError)  # type: ignore[dict-item]
-    assert str(read_npz(path, "deck profile", ProfileError)["meta"]) == "first"
+    assert str(read_npz(path, "deck profile", ProfileError, what_it="profilo di mazzo")["meta"]) == "first"
     assert [p.name for p in tmp_path.iterdir()] == ["deck.npz"]
 
 

@@ -61,6 +61,8 @@ if TYPE_CHECKING:
 MODEL_ENV = "TRESSETTE_MODEL"
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
 REBUILD_HINT = "rebuild it as models/README.md describes, or set TRESSETTE_MODEL to a model file"
+REBUILD_HINT_IT = ("ricostruitelo come spiega models/README.md, o indicate un file di modello con "
+                   "TRESSETTE_MODEL")
 INPUT_NAME = "image"
 LOGITS_NAME = "logits"
 EMBEDDING_NAME = "embedding"
@@ -296,7 +298,8 @@ def _open_session(path: Path, threads: int) -> InferenceSession:
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own untyped errors for a bad file
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ModelError(f"{path}: not a usable ONNX model ({reason[:300]})") from None
+        raise ModelError(f"{path}: not a usable ONNX model ({reason[:300]})",
+                         f"{path}: non è un modello ONNX utilizzabile ({reason[:300]})") from None
 
 
 def _check_signature(session: InferenceSession, info: ModelInfo, path: Path) -> ModelInfo:
@@ -382,7 +385,8 @@ class CardClassifier:
         _check_threshold("turned_below", turned_below)
         _check_threshold("recut_below", recut_below)
         if not model_path.is_file():
-            raise ModelError(f"no model at {model_path} ({REBUILD_HINT})")
+            raise ModelError(f"no model at {model_path} ({REBUILD_HINT})",
+                             f"nessun modello in {model_path} ({REBUILD_HINT_IT})")
         session = _open_session(model_path, threads)
         info = parse_model_info(dict(session.get_modelmeta().custom_metadata_map), model_path)
         info = _check_signature(session, info, model_path)

@@ -116,10 +116,11 @@ def is_clip_path(path: Path) -> bool:
 
 def _open(path: Path) -> cv2.VideoCapture:
     if not path.is_file():
-        raise ClipError(f"{path}: no such clip")
+        raise ClipError(f"{path}: no such clip", f"{path}: questo video non esiste")
     capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
-        raise ClipError(f"{path}: not a video OpenCV can read")
+        raise ClipError(f"{path}: not a video OpenCV can read",
+                        f"{path}: non è un video che OpenCV sappia leggere")
     return capture
 
 
@@ -138,7 +139,8 @@ def read_frames(path: Path, every: int = 1) -> Iterator[tuple[int, np.ndarray]]:
                 yield index, frame
             index += 1
         if index == 0:
-            raise ClipError(f"{path}: the clip holds no frame that can be decoded")
+            raise ClipError(f"{path}: the clip holds no frame that can be decoded",
+                            f"{path}: il video non ha fotogrammi che si possano decodificare")
     finally:
         capture.release()
 

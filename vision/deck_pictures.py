@@ -28,7 +28,7 @@ from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probabl
 from vision.deck_profile import DeckProfile
 from vision.decks import IMAGE_SUFFIXES, read_image
 from vision.enrollment import DEFAULT_SETTINGS, EnrollmentError, EnrollmentSettings
-from vision.errors import VisionError
+from vision.errors import VisionError, message_in
 
 # Two pictures in a row of a sorted deck whose embeddings are this close are taken to show one card twice.
 # On rendered clips (models/NOTEBOOK.md, "Enrolment from a clip"), one card in two clips: 0.941-0.998,
@@ -98,10 +98,9 @@ def scan_folder(folder: Path) -> FolderPictures:
     for another picture of the same card; ``Tre di coppe.jpg``), or sits in a folder so named
     (``3c/a.jpg``). Files that are not pictures (by suffix) and hidden files are ignored.
     """
-    if not folder.is_dir():
-        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    _check_folder(folder)
     found: dict[str, list[Path]] = {}
-    problems: list[str] = []
+    problems = _Problems()
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -112,25 +111,29 @@ def scan_folder(folder: Path) -> FolderPictures:
             label, paths = parse_picture_name(entry.stem) or entry.stem.lower(), [entry]
         else:
             continue
+        name = entry.stem if entry.is_file() else entry.name
         if label not in CLASS_LABELS:
-            problems.append(f"{entry}: {entry.stem if entry.is_file() else entry.name!r} is neither a card "
-                            "code nor a card's name")
+            problems.add(f"{entry}: {name!r} is neither a card code nor a card's name",
+                         f"{entry}: {name!r} non è né il codice né il nome di una carta")
         elif entry.is_dir() and not paths:
-            problems.append(f"{entry}: the folder holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+            suffixes = ", ".join(IMAGE_SUFFIXES)
+            problems.add(f"{entry}: the folder holds no pictures ({suffixes})",
+                         f"{entry}: la cartella non contiene foto ({suffixes})")
         else:
             found.setdefault(label, []).extend(paths)
-    if problems:
-        raise EnrollmentError(
-            f"{len(problems)} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, "
-            "back.jpg, a second picture 3c-2.jpg; or by name: 'Tre di coppe.jpg', 'dorso.jpg'; or folders "
-            "such as 3c/ holding pictures):\n  "
-            + "\n  ".join(problems)
-        )
+    problems.raise_if_any(
+        "{count} file(s) cannot be enrolled (name pictures by card code: 3c.jpg, 10b.png, back.jpg, a "
+        "second picture 3c-2.jpg; or by name: 'Tre di coppe.jpg', 'dorso.jpg'; or folders such as 3c/ "
+        "holding pictures):",
+        "file che non si possono registrare, {count} (chiamate le foto col codice della carta: 3c.jpg, "
+        "10b.png, back.jpg, una seconda foto 3c-2.jpg; o col suo nome: 'Tre di coppe.jpg', 'dorso.jpg'; "
+        "o usate cartelle come 3c/ con dentro le foto):")
     if not found:
         raise EnrollmentError(
             f"{folder}: no card pictures found (name them by card code, 3c.jpg, 10b.png ..., or by name, "
-            "'Tre di coppe.jpg')"
-        )
+            "'Tre di coppe.jpg')",
+            f"{folder}: nessuna foto di carte (chiamatele col codice della carta, 3c.jpg, 10b.png ..., o "
+            "col suo nome, 'Tre di coppe.jpg')")
     missing = tuple(code for code in CARD_CODES if code not in found)
     return FolderPictures({label: tuple(paths) for label, paths in found.items()}, missing)
 
@@ -139,22 +142,49 @@ def read_picture_list(paths: Sequence[Path]) -> list[np.ndarray]:
     """Read every picture, in order; raise EnrollmentError listing every file that is unreadable or
     under ``MIN_ARTWORK_SIDE`` pixels on a side."""
     pictures: list[np.ndarray] = []
-    problems: list[str] = []
+    problems = _Problems()
     for path in paths:
         try:
             picture = read_image(path)
         except VisionError as error:
-            problems.append(str(error))
+            problems.add(str(error), message_in(error, "it"))
             continue
         if min(picture.shape[:2]) < MIN_ARTWORK_SIDE:
             height, width = picture.shape[:2]
-            problems.append(f"{path}: {width}x{height} pixels, too small to show a card "
-                            f"({MIN_ARTWORK_SIDE}x{MIN_ARTWORK_SIDE} or more)")
+            side = MIN_ARTWORK_SIDE
+            problems.add(f"{path}: {width}x{height} pixels, too small to show a card ({side}x{side} or more)",
+                         f"{path}: {width}x{height} pixel, troppo piccola per mostrare una carta (ne servono "
+                         f"almeno {side}x{side})")
         else:
             pictures.append(picture)
-    if problems:
-        raise EnrollmentError(f"{len(problems)} picture(s) cannot be read:\n  " + "\n  ".join(problems))
+    problems.raise_if_any("{count} picture(s) cannot be read:", "foto illeggibili, {count}:")
     return pictures
+
+
+@dataclass
+class _Problems:
+    """The bad files of a folder, each in English and Italian, raised together as one EnrollmentError."""
+
+    english: list[str] = field(default_factory=list)
+    italian: list[str] = field(default_factory=list)
+
+    def add(self, english: str, italian: str) -> None:
+        self.english.append(english)
+        self.italian.append(italian)
+
+    def raise_if_any(self, heading: str, heading_it: str) -> None:
+        """Raise the heading (``{count}`` in it the number of files) and the files, one a line, where
+        there is any."""
+        if self.english:
+            count = len(self.english)
+            raise EnrollmentError(heading.format(count=count) + "\n  " + "\n  ".join(self.english),
+                                  heading_it.format(count=count) + "\n  " + "\n  ".join(self.italian))
+
+
+def _check_folder(folder: Path) -> None:
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder}: no such folder of card pictures",
+                              f"{folder}: questa cartella di foto non esiste")
 
 
 def read_pictures(paths: Mapping[str, Sequence[Path]]) -> dict[str, list[np.ndarray]]:
@@ -183,14 +213,17 @@ def scan_in_order(folder: Path) -> tuple[Path, ...]:
     """The pictures of a sorted deck in ``folder``, in the order of their names (numbers by value);
     raise EnrollmentError unless ``passes_and_backs`` divides them: 40 (the cards), 41 (and the back),
     or the deck photographed twice in the same order, 80 to 82."""
-    if not folder.is_dir():
-        raise EnrollmentError(f"{folder}: no such folder of card pictures")
+    _check_folder(folder)
     paths = tuple(sorted((p for p in folder.iterdir() if _is_picture(p)), key=_name_order))
     if passes_and_backs(len(paths)) is None:
         raise EnrollmentError(
             f"{folder}: {len(paths)} pictures; the pictures of a sorted deck are its {CARDS_IN_ORDER} cards, "
             f"one after the other, and perhaps its back ({CARDS_IN_ORDER + 1}), or the deck photographed "
             f"twice in the same order ({2 * CARDS_IN_ORDER}, with its back {2 * CARDS_IN_ORDER + 1} or "
+            f"{2 * CARDS_IN_ORDER + 2})",
+            f"{folder}: {len(paths)} foto; le foto di un mazzo ordinato sono le sue {CARDS_IN_ORDER} carte, "
+            f"una dopo l'altra, e magari il dorso ({CARDS_IN_ORDER + 1}), o il mazzo fotografato due volte "
+            f"nello stesso ordine ({2 * CARDS_IN_ORDER}, col dorso {2 * CARDS_IN_ORDER + 1} o "
             f"{2 * CARDS_IN_ORDER + 2})")
     return paths
 
@@ -272,7 +305,12 @@ def enroll_clip(
             f"after card gives {CARDS_IN_ORDER}, or {CARDS_IN_ORDER + 1} with its back, or twice that "
             f"when shown twice. Film from above with the camera still, start on the empty table, lay each "
             f"card on its own in about the same spot and take your hand off it for a moment; a plain white "
-            f"cloth hides white cards")
+            f"cloth hides white cards",
+            f"{source}: {len(found.cards)} carte trovate posate da sole ({listed if times else 'nessuna'}); "
+            f"un mazzo ordinato mostrato carta per carta ne dà {CARDS_IN_ORDER}, o {CARDS_IN_ORDER + 1} col "
+            f"dorso, o il doppio se mostrato due volte. Riprendete dall'alto con la telecamera ferma, "
+            f"cominciate col tavolo vuoto, posate ogni carta da sola più o meno nello stesso punto e "
+            f"staccate la mano per un momento; una tovaglia bianca e liscia nasconde le carte bianche")
     return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
                          source.stem, classifier, suits, settings)
 

@@ -154,7 +154,9 @@ class DeckProfile:
         if classifier.info.model_version != self.model_version or classifier.labels != self.model_labels:
             raise ProfileError(
                 f"{where}: made with model {self.model_version!r}, but the model in use is "
-                f"{classifier.info.model_version!r} ({classifier.path}); enrol the deck again"
+                f"{classifier.info.model_version!r} ({classifier.path}); enrol the deck again",
+                f"{where}: fatto col modello {self.model_version!r}, ma il modello in uso è "
+                f"{classifier.info.model_version!r} ({classifier.path}); registrate di nuovo il mazzo"
             )
         if self.prototypes.shape[1] != classifier.info.embedding_dim:
             raise ProfileError(
@@ -191,9 +193,11 @@ class DeckProfile:
         source = Path(path)
         if not source.is_file():
             raise ProfileError(
-                f"no deck profile at {source} (make one with: tressette enroll --out {source} DIR)"
+                f"no deck profile at {source} (make one with: tressette enroll --out {source} DIR)",
+                f"nessun profilo di mazzo in {source} (createlo con: tressette enroll --out {source} "
+                "CARTELLA)"
             )
-        arrays = read_npz(source, "deck profile", ProfileError)
+        arrays = read_npz(source, "deck profile", ProfileError, what_it="profilo di mazzo")
         try:
             meta_text = str(arrays[_META_KEY])
             prototypes = np.asarray(arrays[_PROTOTYPES_KEY], dtype=np.float32)

@@ -87,7 +87,7 @@ def read_image(path: Path) -> np.ndarray:
     else:
         image = None
     if image is None:
-        raise DeckError(f"{path}: not a readable image")
+        raise DeckError(f"{path}: not a readable image", f"{path}: immagine illeggibile")
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
@@ -109,12 +109,15 @@ def decode_heif(data: bytes, path: Path) -> np.ndarray:
         import pillow_heif  # imported here: only HEIC photos need it
     except ImportError:
         raise DeckError(f"{path}: a HEIC photo, and pillow-heif, which reads them, is not installed; "
-                        "install it (pip install pillow-heif) or save the photo as JPEG") from None
+                        "install it (pip install pillow-heif) or save the photo as JPEG",
+                        f"{path}: è una foto HEIC, e pillow-heif, che le legge, non è installato; "
+                        "installatelo (pip install pillow-heif) o salvate la foto come JPEG") from None
     try:
         heif = pillow_heif.open_heif(BytesIO(data), convert_hdr_to_8bit=True, bgr_mode=True)
         return np.ascontiguousarray(np.asarray(heif))
     except (ValueError, RuntimeError, OSError, SyntaxError) as error:
-        raise DeckError(f"{path}: not a readable HEIC image ({error})") from None
+        raise DeckError(f"{path}: not a readable HEIC image ({error})",
+                        f"{path}: immagine HEIC illeggibile ({error})") from None
 
 
 def find_image(folder: Path, stem: str) -> Path | None:

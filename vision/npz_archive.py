@@ -19,21 +19,29 @@ import numpy as np
 from vision.errors import VisionError
 
 
-def read_npz(source: Path, what: str, error_type: type[VisionError]) -> dict[str, np.ndarray]:
+def read_npz(source: Path, what: str, error_type: type[VisionError], what_it: str) -> dict[str, np.ndarray]:
     """Every array in the archive at ``source``, by name; raise ``error_type`` with
-    ``"{source}: not a {what} (...)"`` where the file cannot be read as an ``.npz`` archive."""
+    ``"{source}: not a {what} (...)"`` (in Italian ``"{source}: non è un {what_it} (...)"``) where the
+    file cannot be read as an ``.npz`` archive."""
+    def refuse(reason: str, reason_it: str) -> VisionError:
+        return error_type(f"{source}: not a {what} ({reason})", f"{source}: non è un {what_it} ({reason_it})")
+
     if not zipfile.is_zipfile(source):
         try:
             size = source.stat().st_size
         except OSError as error:
-            raise error_type(f"{source}: not a {what} ({error.strerror or error})") from None
-        found = "an empty file" if size == 0 else f"{size} bytes of something else"
-        raise error_type(f"{source}: not a {what} (not an .npz archive: {found})")
+            reason = str(error.strerror or error)
+            raise refuse(reason, reason) from None
+        if size == 0:
+            raise refuse("not an .npz archive: an empty file", "non è un archivio .npz: un file vuoto")
+        raise refuse(f"not an .npz archive: {size} bytes of something else",
+                     f"non è un archivio .npz: {size} byte di altro")
     try:
         with np.load(source, allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise error_type(f"{source}: not a {what} ({type(error).__name__}: {error})") from None
+        reason = f"{type(error).__name__}: {error}"
+        raise refuse(reason, reason) from None
 
 
 def write_npz(target: Path, arrays: Mapping[str, np.ndarray], error_type: type[VisionError]) -> Path:
@@ -49,6 +57,8 @@ def write_npz(target: Path, arrays: Mapping[str, np.ndarray], error_type: type[V
     except BaseException as error:
         temporary.unlink(missing_ok=True)
         if isinstance(error, OSError):
-            raise error_type(f"{target}: cannot be written ({error.strerror or error})") from None
+            reason = error.strerror or error
+            raise error_type(f"{target}: cannot be written ({reason})",
+                             f"{target}: non si può scrivere ({reason})") from None
         raise
     return target

@@ -140,7 +140,7 @@ class StyleBank:
     def load(cls, path: Path | str) -> StyleBank:
         """Read a bank written by ``save``; raise BankError naming the file and what is wrong."""
         source = Path(path)
-        arrays = read_npz(source, "style bank", BankError)
+        arrays = read_npz(source, "style bank", BankError, what_it="archivio degli stili")
         try:
             meta_text = str(arrays[_META_KEY])
             prototypes = np.asarray(arrays[_PROTOTYPES_KEY], dtype=np.float32)

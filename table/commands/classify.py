@@ -33,11 +33,17 @@ from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop
 from vision.deck_profile import DeckProfile
 from vision.decks import read_image
 from vision.distinct import read_distinct
-from vision.errors import VisionError
+from vision.errors import VisionError, message_in
 from vision.preprocess import MIN_CROP_SIDE, is_large_enough_crop
 from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
 
 CHUNK = 64  # images read into memory at a time
+OS_REASONS: dict[str, dict[type[OSError], str]] = {
+    "it": {FileNotFoundError: "il file non esiste", IsADirectoryError: "è una cartella",
+           PermissionError: "permesso negato"},
+    "en": {FileNotFoundError: "no such file", IsADirectoryError: "a folder",
+           PermissionError: "permission denied"},
+}
 MESSAGES = {
     "it": {
         "unreadable": "{path}: immagine illeggibile ({reason})",
@@ -131,8 +137,7 @@ def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.n
         try:
             crop = read_image(path)
         except (VisionError, OSError) as error:
-            reason = str(error).removeprefix(f"{path}: ")
-            _say_error(text["unreadable"].format(path=path, reason=reason), lang)
+            _say_error(_unreadable(path, error, lang), lang)
             failures += 1
             continue
         if not is_large_enough_crop(crop):
@@ -144,6 +149,18 @@ def _read_chunk(paths: Sequence[Path], lang: str) -> tuple[list[Path], list[np.n
         crops.append(crop)
         readable.append(path)
     return readable, crops, failures
+
+
+def _unreadable(path: Path, error: VisionError | OSError, lang: str) -> str:
+    """What is said of an image that cannot be read: the error's own Italian text where it has one
+    (``vision.errors.message_in``), else that the image is unreadable, and why."""
+    if lang == "it" and getattr(error, "italian", None):
+        return message_in(error, lang)
+    if isinstance(error, OSError):
+        reason = OS_REASONS[lang].get(type(error), error.strerror or str(error))
+    else:
+        reason = str(error).removeprefix(f"{path}: ")
+    return MESSAGES[lang]["unreadable"].format(path=path, reason=reason)
 
 
 def _say_error(message: str, lang: str) -> None:
