@@ -13,6 +13,7 @@ import pytest
 
 from engine.cards import CARD_CODES, CLASS_LABELS
 from table.cli import main
+from table.commands.enroll import scan_progress_on_terminal
 from tests.test_classifier import good_metadata, write_tiny_model
 from tests.test_decks import write_heic
 from vision.crops import prepare_artwork, render_card_crop
@@ -181,11 +182,28 @@ def test_enroll_shows_its_progress_on_a_terminal_only(
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(enroll) == 0
     assert terminal.getvalue().startswith(
-        "\rRegistro il mazzo: 1 foto su 2\rRegistro il mazzo: 2 foto su 2\n")
+        "\rRegistro il mazzo: 1 foto su 2\033[K\rRegistro il mazzo: 2 foto su 2\033[K\n")
     terminal.truncate(0)
     terminal.seek(0)
     assert main([*enroll, "--lang", "en"]) == 0
-    assert "\rEnrolling the deck: 2 pictures of 2\n" in terminal.getvalue()
+    assert "\rEnrolling the deck: 2 pictures of 2\033[K\n" in terminal.getvalue()
+
+
+def test_the_search_of_a_clip_is_shown_on_a_terminal_a_second_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    show = scan_progress_on_terminal("it")
+    assert show is not None
+    show(1.0, 77.2)
+    show(2.0, None)  # a clip whose file does not state its length
+    show(77.2, 77.2)
+    assert terminal.getvalue() == ("\rCerco le carte nel video: 1 s su 77\033[K"
+                                   "\rCerco le carte nel video: 2 s\033[K"
+                                   "\rCerco le carte nel video: 77 s su 77\033[K\n")
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert scan_progress_on_terminal("en") is None
 
 
 def test_enroll_head_views_zero_makes_a_profile_of_prototypes_only(tmp_path: Path, tiny_model: Path) -> None:

@@ -41,6 +41,18 @@ def shown_clip(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return clip, truth
 
 
+def test_the_search_of_a_clip_tells_how_far_it_has_gone(shown_clip: tuple[Path, Path]) -> None:
+    clip, _ = shown_clip
+    told: list[tuple[float, float | None]] = []
+    found = find_shown_cards(clip, lambda done, total: told.append((done, total)))
+    length = found.frame_count / found.fps
+    assert told[-1] == (length, length)
+    seconds = [done for done, _ in told[:-1]]
+    assert seconds == [float(s) for s in range(1, len(seconds) + 1)]  # once a second of clip
+    assert len(seconds) == int(length - 1e-9) and {total for _, total in told[:-1]} == {length}
+    assert [card.frame for card in found.cards] == [card.frame for card in find_shown_cards(clip).cards]
+
+
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     """Largest corner distance over the card's width, whichever corner each list starts from."""
     width = float(np.linalg.norm(truth[0] - truth[1]))

@@ -38,7 +38,7 @@ card's paper hardly differs from the cloth (the same advice as for photos, ``vis
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +68,7 @@ MIN_SHOWN_SECONDS = 0.3
 CARD_SIZE_SPREAD = 0.16  # every card of a deck lies at one size: a region of another is not one of them
 SAME_SPOT = 1.5  # card heights (14 cm for an Italian card): every card is laid in about the same spot
 UNKNOWN_FPS = 30.0
+ScanProgress = Callable[[float, float | None], None]  # (seconds of clip scanned, seconds in all or None)
 EDGE_THRESHOLDS = (10, 30)  # Canny on the blurred lightness: a white card's edge on a cream cloth
 TABLE_EDGE_THRESHOLDS = (5, 15)  # the table's own edges, fainter too: a noisy frame lifts them over the above
 GROUPING = 15  # px at the working width: marks this close belong to one thing
@@ -143,6 +144,16 @@ def read_frames(path: Path, every: int = 1) -> Iterator[tuple[int, np.ndarray]]:
                             f"{path}: il video non ha fotogrammi che si possano decodificare")
     finally:
         capture.release()
+
+
+def clip_seconds(path: Path, fps: float) -> float | None:
+    """The clip's length in seconds from the frame count its file states, or None where it states none."""
+    capture = _open(path)
+    try:
+        frames = float(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    finally:
+        capture.release()
+    return frames / fps if frames > 0 else None
 
 
 def clip_fps(path: Path) -> float:
@@ -402,11 +413,14 @@ def _deck_card_sides(showings: list[_Showing]) -> np.ndarray:
     return np.median(np.stack([s.sides for showing in showings for s in showing.sightings]), axis=0)
 
 
-def find_shown_cards(path: Path | str) -> ClipCards:
+def find_shown_cards(path: Path | str, on_progress: ScanProgress | None = None) -> ClipCards:
     """The cards shown one after another in the clip at ``path`` (see the module's docstring), in order;
-    raise ClipError naming the clip when it cannot be read."""
+    raise ClipError naming the clip when it cannot be read. ``on_progress(seconds scanned, seconds in
+    all)`` is told once a second of clip, the length None where the file does not state it, and a last
+    time with both the length scanned when the scan is over."""
     source = Path(path)
     fps = clip_fps(source)
+    length = clip_seconds(source, fps) if on_progress is not None else None
     every = max(1, round(fps / SCAN_FPS))
     empty_frames = max(1, round(EMPTY_SECONDS * fps / every))
     max_gap = max(every, round(MAX_GAP_SECONDS * fps))
@@ -416,6 +430,8 @@ def find_shown_cards(path: Path | str) -> ClipCards:
     table: EmptyTable | None = None
     frame_count = 0
     for index, frame in read_frames(source, every):
+        if on_progress is not None and int(index / fps) > int((frame_count - 1) / fps):
+            on_progress(index / fps, length)  # the first frame of another second of clip
         frame_count = index + 1
         scale = _work_scale(frame)
         if table is None:
@@ -429,4 +445,6 @@ def find_shown_cards(path: Path | str) -> ClipCards:
     cards = _cards_among(lasting)
     card_sides = _deck_card_sides(cards) if cards else np.ones(2)
     found = tuple(showing.best(card_sides) for showing in cards)
+    if on_progress is not None:
+        on_progress(frame_count / fps, frame_count / fps)
     return ClipCards(source, found, fps, frame_count)

@@ -21,7 +21,7 @@ import numpy as np
 from engine.card_names import card_from_words, name_words
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import CardClassifier, l2_normalise
-from vision.clip_cards import find_shown_cards
+from vision.clip_cards import ScanProgress, find_shown_cards
 from vision.crops import MIN_ARTWORK_SIDE
 from vision.cutout import cut_out_card_telling
 from vision.deck_order import CARDS_IN_ORDER, ORDERS, OrderReading, most_probable_order, orders_of_suits
@@ -289,14 +289,16 @@ def enroll_clip(
     classifier: CardClassifier,
     suits: Sequence[str] | None = None,
     settings: EnrollmentSettings = DEFAULT_SETTINGS,
+    scan_progress: ScanProgress | None = None,
 ) -> Enrollment:
     """Enrol a sorted deck shown to the camera card after card in the video ``clip``
     (``vision.clip_cards.find_shown_cards``: each card laid on the table and taken back), once or
     twice, perhaps with its back in each pass (``enroll_sorted``). Each picture is named by the clip and
     the time the card lay there (``partita.mp4@0:12.4``). Raise EnrollmentError listing the times of
-    the cards found when their number is not one a sorted deck gives (``passes_and_backs``)."""
+    the cards found when their number is not one a sorted deck gives (``passes_and_backs``).
+    ``scan_progress`` is told how far the search of the clip has gone (``find_shown_cards``)."""
     source = Path(clip)
-    found = find_shown_cards(source)
+    found = find_shown_cards(source, scan_progress)
     times = [found.time_of(card.frame) for card in found.cards]
     if passes_and_backs(len(found.cards)) is None:
         listed = ", ".join(times) if times else "none"

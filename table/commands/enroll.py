@@ -36,7 +36,7 @@ from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from table.commands.classify import positive_int, whole_number_at_least
 from table.errors import TableError, error_word
 from vision.classifier import CardClassifier
-from vision.clip_cards import VIDEO_SUFFIXES, is_clip_path
+from vision.clip_cards import VIDEO_SUFFIXES, ScanProgress, is_clip_path
 from vision.deck_order import DeckOrder, OrderReading
 from vision.deck_pictures import enroll_clip, enroll_folder, enroll_in_order, write_card_pictures
 from vision.enrollment import (
@@ -68,6 +68,8 @@ MESSAGES = {
         "saved": "Le {count} immagini delle carte, col nome della carta, sono in {folder}.",
         "not_source": "{path}: non è né una cartella di foto né un video ({suffixes})",
         "progress": "Registro il mazzo: {done} foto su {total}",
+        "scanning": "Cerco le carte nel video: {done:.0f} s{of}",
+        "scanning_of": " su {total:.0f}",
         "no_card": "attenzione: non vedo una carta in {count} foto (il modello ci legge «nessuna carta»): "
                    "{files}. Il mazzo è registrato comunque; controllate queste foto e, se serve, rifatele "
                    "e registrate di nuovo.",
@@ -97,6 +99,8 @@ MESSAGES = {
         "saved": "The {count} pictures of the cards, named by card, are in {folder}.",
         "not_source": "{path}: neither a folder of pictures nor a clip ({suffixes})",
         "progress": "Enrolling the deck: {done} pictures of {total}",
+        "scanning": "Looking for the cards in the clip: {done:.0f} s{of}",
+        "scanning_of": " of {total:.0f}",
         "no_card": "warning: I see no card in {count} picture(s) (the model reads no card there): "
                    "{files}. The deck is enrolled all the same; check these pictures and, where needed, "
                    "take them again and enrol again.",
@@ -202,9 +206,26 @@ def progress_on_terminal(lang: Lang = "it") -> Callable[[int, int], None] | None
     template = MESSAGES[lang]["progress"]
 
     def show(done: int, total: int) -> None:
-        print("\r" + template.format(done=done, total=total), end="\n" if done == total else "",
-              file=sys.stderr, flush=True)
+        _show_progress(template.format(done=done, total=total), done >= total)
     return show
+
+
+def scan_progress_on_terminal(lang: Lang = "it") -> ScanProgress | None:
+    """Where stderr is a terminal, a line rewritten in place as the clip is searched for its cards, a
+    second of clip at a time (``vision.clip_cards.find_shown_cards``); None elsewhere."""
+    if not sys.stderr.isatty():
+        return None
+    text = MESSAGES[lang]
+
+    def show(done: float, total: float | None) -> None:
+        of = text["scanning_of"].format(total=total) if total is not None else ""
+        _show_progress(text["scanning"].format(done=done, of=of), total is not None and done >= total)
+    return show
+
+
+def _show_progress(line: str, is_last: bool) -> None:
+    # Clear to the end of the line: a shorter line must not leave the tail of a longer one.
+    print("\r" + line + "\033[K", end="\n" if is_last else "", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -221,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
     settings = EnrollmentSettings(views=args.views, seed=args.seed, head_views=args.head_views,
                                   workers=args.threads, progress=progress_on_terminal(args.lang))
     if is_clip:
-        enrollment = enroll_clip(args.folder, classifier, args.suits, settings)
+        enrollment = enroll_clip(args.folder, classifier, args.suits, settings,
+                                 scan_progress_on_terminal(args.lang))
     elif args.in_order:
         enrollment = enroll_in_order(args.folder, classifier, args.suits, settings)
     else:
