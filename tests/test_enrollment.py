@@ -396,6 +396,13 @@ def test_a_corrupt_profile_is_named(tmp_path: Path, content: bytes) -> None:
         DeckProfile.load(path)
 
 
+def test_a_folder_given_as_a_profile_says_how_to_enrol_it(tmp_path: Path) -> None:
+    enrol_it = r"tressette enroll --out my-deck\.npz .*, then --deck my-deck\.npz"
+    with pytest.raises(ProfileError, match=r"is a folder, not a deck profile; to enrol the pictures in it: "
+                                           + enrol_it):
+        DeckProfile.load(tmp_path)
+
+
 def test_a_missing_profile_says_how_to_make_one(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match=r"no deck profile at .*nope\.npz .*tressette enroll"):
         DeckProfile.load(tmp_path / "nope.npz")

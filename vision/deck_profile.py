@@ -191,6 +191,12 @@ class DeckProfile:
     def load(cls, path: Path | str) -> DeckProfile:
         """Read a profile written by ``save``; raise ProfileError naming the file and what is wrong."""
         source = Path(path)
+        if source.is_dir():
+            raise ProfileError(
+                f"{source} is a folder, not a deck profile; to enrol the pictures in it: tressette enroll "
+                f"--out my-deck.npz {source}, then --deck my-deck.npz",
+                f"{source} è una cartella, non un profilo di mazzo; per registrare le foto che contiene: "
+                f"tressette enroll --out mio-mazzo.npz {source}, poi --deck mio-mazzo.npz")
         if not source.is_file():
             raise ProfileError(
                 f"no deck profile at {source} (make one with: tressette enroll --out {source} DIR)",
