@@ -416,8 +416,8 @@ def _deck_card_sides(showings: list[_Showing]) -> np.ndarray:
 def find_shown_cards(path: Path | str, on_progress: ScanProgress | None = None) -> ClipCards:
     """The cards shown one after another in the clip at ``path`` (see the module's docstring), in order;
     raise ClipError naming the clip when it cannot be read. ``on_progress(seconds scanned, seconds in
-    all)`` is told once a second of clip, the length None where the file does not state it, and a last
-    time with both the length scanned when the scan is over."""
+    all)`` is told once a second of clip, the length None where the file does not state it (or states
+    less than there is), and a last time with both the length scanned when the scan is over."""
     source = Path(path)
     fps = clip_fps(source)
     length = clip_seconds(source, fps) if on_progress is not None else None
@@ -431,7 +431,9 @@ def find_shown_cards(path: Path | str, on_progress: ScanProgress | None = None) 
     frame_count = 0
     for index, frame in read_frames(source, every):
         if on_progress is not None and int(index / fps) > int((frame_count - 1) / fps):
-            on_progress(index / fps, length)  # the first frame of another second of clip
+            # The first frame of another second of clip; a length the file understates is not told.
+            seconds = index / fps
+            on_progress(seconds, length if length is not None and seconds < length else None)
         frame_count = index + 1
         scale = _work_scale(frame)
         if table is None:
