@@ -28,6 +28,7 @@ from vision.deck_pictures import passes_and_backs, scan_in_order
 from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import EnrollmentError
+from vision.scene.surfaces import make_surface
 
 
 def test_there_are_48_orders_each_holding_every_card_once() -> None:
@@ -185,6 +186,20 @@ def _photograph_in_order(folder: Path, style: str, order: DeckOrder, back_at: in
         for code in codes:
             number += 1
             cv2.imwrite(str(folder / f"IMG_{number}.jpg"), photos[code][0])
+
+
+@needs_cards
+def test_a_sorted_deck_with_a_photo_of_no_card_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "mazzo"
+    _photograph_in_order(folder, "piacentine", DeckOrder(("c", "d", "s", "b"), ascending=True), back_at=None)
+    table = make_surface("felt_green", 400, 600, np.random.default_rng(2))
+    cv2.imwrite(str(folder / "IMG_5.jpg"), table)  # the Cinque di coppe missed: the cloth alone
+    assert main(["enroll", "--in-order", "--views", "1", "--head-views", "2", "--threads", "1",
+                 "--out", str(tmp_path / "mazzo.npz"), str(folder)]) == 0
+    (warning,) = [line for line in capsys.readouterr().err.splitlines() if "non vedo una carta" in line]
+    assert "in 1 foto (il modello ci legge «nessuna carta»): IMG_5.jpg." in warning
 
 
 @needs_cards

@@ -330,7 +330,8 @@ def enroll_sorted(
     ``names`` for messages: 40, or 80 for the deck taken twice in the same order, and perhaps a picture
     of its back in each pass, taken to be the pictures the model finds most like a back. Which card each
     picture is comes from their order (``vision.deck_order.most_probable_order``: suits in any order,
-    or in the order of ``suits`` where given; ranks up or down). EnrollmentError for another count."""
+    or in the order of ``suits`` where given; ranks up or down). EnrollmentError for another count. The
+    faces the model reads as no card are named in ``no_card`` (``reads_as_no_card``)."""
     division = passes_and_backs(len(cards))
     if division is None:
         raise EnrollmentError(f"{deck_name}: {len(cards)} pictures cannot be a sorted deck, taken once or "
@@ -351,8 +352,10 @@ def enroll_sorted(
     if backs:
         labelled[BACK] = [cards[i] for i in backs]
     profile = settings.enroll(labelled, classifier, deck_name, cut=False)
+    no_card = reads_as_no_card(classifier, [cards[i] for i in faces])
     return Enrollment(profile, (), len(cards), uncut, order, tuple(names[i] for i in backs), labelled,
-                      tuple(names), alike)
+                      tuple(names), alike, tuple(names[i] for i, empty in zip(faces, no_card, strict=True)
+                                                 if empty))
 
 
 def _alike_neighbours(embeddings: np.ndarray, names: Sequence[str]) -> tuple[tuple[str, str], ...]:
