@@ -18,7 +18,7 @@ import unicodedata
 from typing import cast
 
 from engine.cards import RANK_NAMES, SUIT_NAMES, Card, Suit
-from engine.errors import CardError
+from engine.errors import CardError, Message
 
 _ITALIAN_SUITS: dict[str, str] = {
     **{name: suit for names in SUIT_NAMES.values() for suit, name in names.items()},
@@ -68,6 +68,9 @@ def parse_card_name(text: str) -> Card:
     """The card a written name gives (module docstring); raise CardError showing the text."""
     card = card_from_words(name_words(text))
     if card is None:
-        raise CardError(f"not a card name: {text!r} (write the rank then the suit, such as "
-                        f"'Tre di coppe', 'asso spade' or 'K di cuori')")
+        raise CardError(Message(
+            f"not a card name: {text!r} (write the rank then the suit, such as "
+            "'Tre di coppe', 'asso spade' or 'K di cuori')",
+            f"non è il nome di una carta: {text!r} (si scrive il valore e poi il seme, come "
+            "'Tre di coppe', 'asso spade' o 'K di cuori')"))
     return card

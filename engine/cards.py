@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.errors import CardError
+from engine.errors import CardError, Message
 
 Suit = Literal["c", "d", "s", "b"]
 Lang = Literal["it", "en"]
@@ -45,7 +45,8 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS or self.suit not in SUITS:
-            raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+            raise CardError(Message(f"no such card: rank {self.rank!r}, suit {self.suit!r}",
+                                    f"questa carta non esiste: valore {self.rank!r}, seme {self.suit!r}"))
 
     @classmethod
     def parse(cls, code: str) -> Card:
@@ -81,14 +82,21 @@ class Card:
 def parse_card(code: object) -> Card:
     """Parse a canonical card code (``1c`` .. ``10b``); raise CardError showing the bad input."""
     if not isinstance(code, str):
-        raise CardError(f"a card code must be a string like '3c', got {code!r}")
+        raise CardError(Message(f"a card code must be a string like '3c', got {code!r}",
+                                f"il codice di una carta è un testo come '3c', non {code!r}"))
     text = code
     if len(text) < 2 or not text[:-1].isdigit():
-        raise CardError(f"not a card code: {code!r} (expected rank 1-10 then suit c/d/s/b, e.g. '3c')")
+        raise _not_a_code(code)
     rank, suit = int(text[:-1]), text[-1]
     if rank not in RANKS or suit not in SUITS or text[:-1] != str(rank):
-        raise CardError(f"not a card code: {code!r} (expected rank 1-10 then suit c/d/s/b, e.g. '3c')")
+        raise _not_a_code(code)
     return _BY_CODE[text]
+
+
+def _not_a_code(code: str) -> CardError:
+    return CardError(Message(
+        f"not a card code: {code!r} (expected rank 1-10 then suit c/d/s/b, e.g. '3c')",
+        f"non è il codice di una carta: {code!r} (si scrive il valore 1-10 e il seme c/d/s/b, come '3c')"))
 
 
 def is_card_code(code: object) -> bool:

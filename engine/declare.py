@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.accusi import Combo, HeldCard, combos_of_mask, declared_combos, new_combos, tally
 from engine.cards import Card
+from engine.errors import Message
 from engine.events import Meta
 from engine.flags import FALSE_ACCUSO, LATE_ACCUSO, Flag
 from engine.hand import (
@@ -23,6 +24,7 @@ from engine.hand import (
     Hand,
     card_info,
     deal_of,
+    event_words,
     illegal,
     seat_mask,
     seat_masks,
@@ -33,26 +35,30 @@ _WINDOW_TRICKS = {"first_trick": 1, "first_three_tricks": 3, "any_own_turn": 1}
 
 
 def declare(rules: Rules, hand: Hand, cards: tuple[Card, ...], by: int, event_no: int,
-            where: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
+            where: Meta | int) -> tuple[Hand, tuple[Flag, ...]]:
     """Seat ``by`` declares ``cards``. A declaration that is not a combination, or repeats one already
     made, cannot be recorded (``IllegalEventError``); one out of its window is flagged and does not count;
     one whose card was already seen elsewhere is flagged false at once."""
-    text = f"accuso {' '.join(getattr(card, 'code', repr(card)) for card in cards)} by {by}"
+    text = event_words("accuso", " ".join(getattr(card, "code", repr(card)) for card in cards), by)
     if not all(isinstance(card, Card) for card in cards):
-        raise illegal(where, text, hand, "an accuso lists cards")
+        raise illegal(where, text, hand, Message("an accuso lists cards", "un accuso elenca delle carte"))
     if rules.accuso != "declared":
-        why = "there are no accusi in this game" if rules.accuso == "off" else \
-            "accusi are tallied from the cards played (accuso = mandatory); nothing is declared"
+        why = Message("there are no accusi in this game", "in questa partita non ci sono accusi") \
+            if rules.accuso == "off" else \
+            Message("accusi are tallied from the cards played (accuso = mandatory); nothing is declared",
+                    "gli accusi si contano dalle carte giocate (accuso = mandatory); non si dichiara niente")
         raise illegal(where, text, hand, why)
     combos = declared_combos(cards, rules.four_of_a_kind)
     if combos is None:
-        raise illegal(where, text, hand, "these cards are not a Napoletana or a Bongioco (three or four "
-                      "Assi, 2s or 3s)")
+        raise illegal(where, text, hand, Message(
+            "these cards are not a Napoletana or a Bongioco (three or four Assi, 2s or 3s)",
+            "queste carte non sono una Napoletana né un Bongioco (tre o quattro Assi, Due o Tre)"))
     earlier = [combo for item in hand.extra.declarations if item.by == by and not item.false
                for combo in item.combos]
     fresh = new_combos(combos, earlier)
     if not fresh:
-        raise illegal(where, text, hand, f"seat {by} already declared this")
+        raise illegal(where, text, hand, Message(f"seat {by} already declared this",
+                                                 f"il posto {by} l'ha già accusato"))
     trick_index = len(hand.tricks)
     if not is_in_window(rules, hand, by):
         return hand, (Flag(event_no, LATE_ACCUSO, by, {"trick": trick_index + 1}),)

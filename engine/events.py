@@ -25,16 +25,18 @@ class Meta:
     confidence: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def where(self) -> str:
-        """``event 17 (line 18)`` or whatever part of that is known, for error messages."""
+    def where(self, lang: str = "en") -> str:
+        """``event 17 (line 18)`` (``evento 17 (riga 18)`` for ``"it"``) or whatever part of that is known,
+        for error messages."""
+        event_word, line_word = ("evento", "riga") if lang == "it" else ("event", "line")
         parts = []
         if self.number is not None:
-            parts.append(f"event {self.number}")
+            parts.append(f"{event_word} {self.number}")
         if self.line is not None:
-            parts.append(f"line {self.line}")
+            parts.append(f"{line_word} {self.line}")
         if len(parts) == 2:
             return f"{parts[0]} ({parts[1]})"
-        return parts[0] if parts else "event"
+        return parts[0] if parts else event_word
 
 
 NO_META = Meta()

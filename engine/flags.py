@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Lang, parse_card
+from engine.errors import Message
 
 RENOUNCE = "renounce"
 FALSE_ACCUSO = "false_accuso"
@@ -64,7 +65,8 @@ class Flag:
     """Something wrong, shown by event number ``event`` (1 = the first event after the header).
 
     ``kind`` is one of the constants above; ``by`` the seat (or side, for claims) it concerns;
-    ``params`` the facts the message states (card codes, suit initials, trick numbers counted from 1).
+    ``params`` the facts the message states (card codes, suit initials, trick numbers counted from 1; for
+    an impossible event, ``error``: the error's ``Message``).
     """
 
     event: int
@@ -80,6 +82,8 @@ class Flag:
             values["card"] = parse_card(values["card"]).name(lang)
         if "suit" in values:
             values["suit"] = (_SUIT_IT if lang == "it" else _SUIT_EN)[values["suit"]]
+        if isinstance(values.get("error"), Message):
+            values["error"] = values["error"].in_language(lang)
         if "why" in values:
             values["why"] = _WHY[values["why"]][lang].format(**values)
         return _MESSAGES[self.kind][lang].format(**values)

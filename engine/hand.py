@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from engine.accusi import Combo
 from engine.cards import DECK, SUITS, Card
-from engine.errors import IllegalEventError
+from engine.errors import IllegalEventError, Message, joined
 from engine.events import Meta
 from engine.flags import FALSE_ACCUSO, FOUR_OF_DENARI, RENOUNCE, Flag
 from engine.rules import Rules
@@ -43,7 +43,7 @@ def card_info(card: Card) -> CardInfo:
     """The table entry of ``card``; raises ``IllegalEventError`` for anything that is not a card."""
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
     if info is None:
-        raise IllegalEventError(f"{card!r} is not a card")
+        raise IllegalEventError(Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
     return info
 
 
@@ -118,18 +118,27 @@ class Hand(NamedTuple):
     def is_call_due(self) -> bool:
         return self.turn is None and self.first is not None and not self.extra.pending and not self.played
 
-    def describe(self) -> str:
-        """The state in words, for error messages: hand, trick so far, whose turn."""
+    def describe(self, lang: str = "en") -> str:
+        """The state in words, for error messages: hand, trick so far, whose turn (English, or Italian for
+        ``"it"``)."""
+        italian = lang == "it"
         trick_no = len(self.tricks) + 1
-        so_far = " ".join(card.code for card in self.trick) or "no card yet"
+        so_far = " ".join(card.code for card in self.trick) or ("ancora nessuna carta" if italian else
+                                                                "no card yet")
         if self.extra.pending:
-            due = f"seat {self.extra.pending[0]} must draw"
+            seat = self.extra.pending[0]
+            due = f"deve pescare il posto {seat}" if italian else f"seat {seat} must draw"
         elif self.turn is not None:
-            due = f"seat {self.turn} to play"
+            due = f"tocca al posto {self.turn}" if italian else f"seat {self.turn} to play"
         elif self.first is None and not self.played:
-            due = "any seat may lead (four of denari)"
+            due = ("può aprire chiunque (Quattro di denari)" if italian else
+                   "any seat may lead (four of denari)")
         else:
-            due = f"seat {self.first} must call a suit first"
+            due = (f"il posto {self.first} deve prima chiamare un seme" if italian else
+                   f"seat {self.first} must call a suit first")
+        if italian:
+            leader = f", aperta dal posto {self.leader}" if self.trick else ""
+            return f"mano {self.number + 1}, presa {trick_no} ({so_far}{leader}); {due}"
         leader = f", led by seat {self.leader}" if self.trick else ""
         return f"hand {self.number + 1}, trick {trick_no} ({so_far}{leader}); {due}"
 
@@ -153,33 +162,57 @@ def acquired_at(rules: Rules, hand: Hand, card: Card, seat: int, trick_index: in
     return 0
 
 
-def illegal(meta: Meta | str, event: str, hand: Hand, why: str) -> IllegalEventError:
+_EVENT_WORDS: dict[str, Message] = {
+    "play": Message("play {detail} by {by}", "il posto {by} gioca {detail}"),
+    "draw": Message("draw {detail} by {by}", "il posto {by} pesca {detail}"),
+    "accuso": Message("accuso {detail} by {by}", "il posto {by} accusa {detail}"),
+    "call": Message("call {detail} by {by}", "il posto {by} chiama {detail}"),
+    "claim": Message("claim {detail}", "il lato {detail} chiama fuori"),
+}
+
+
+def event_words(kind: str, detail: object, by: object = None) -> Message:
+    """An event as an error message names it: ``play 3c by 1`` / ``il posto 1 gioca 3c``."""
+    english, italian = _EVENT_WORDS[kind]
+    return Message(english.format(detail=detail, by=by), italian.format(detail=detail, by=by))
+
+
+def place_words(where: Meta | int) -> Message:
+    """Where an event is: its Meta (``event 17 (line 18)``) or, for an event read from no file, its
+    number."""
+    meta = Meta(number=where) if isinstance(where, int) else where
+    return Message(meta.where("en"), meta.where("it"))
+
+
+def illegal(where: Meta | int, event: Message, hand: Hand, why: Message) -> IllegalEventError:
     """The error for an impossible event: where it is in the record, the event, why, and the state."""
-    where = meta if isinstance(meta, str) else meta.where()
-    return IllegalEventError(f"{where}: {event}: {why} ({hand.describe()})")
+    state = Message(f" ({hand.describe('en')})", f" ({hand.describe('it')})")
+    return IllegalEventError(joined(place_words(where), event, why) + state)
 
 
 def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
-         meta: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
+         meta: Meta | int) -> tuple[Hand, tuple[Flag, ...]]:
     """Seat ``by`` plays ``card``: the new hand and the flags the play raised. This is the hot path of
     every fold, so it reads the per-card table once and builds the next ``Hand`` directly."""
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
     if info is None:
-        raise illegal(meta, f"play {card!r} by {by}", hand, f"{card!r} is not a card")
+        raise illegal(meta, event_words("play", repr(card), by), hand,
+                      Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
     bit, suit, _strength, _thirds, card = info
     if by != hand[3]:
         hand = _lead_by_anyone(hand, card, by, meta)
     number, dealer, first, _turn, leader, trick, tricks, played, thirds, void_mask, extra = hand
     seats = rules.seats
     if played & bit:
-        raise illegal(meta, f"play {card.code} by {by}", hand, f"{card.code} was already played in this hand")
+        raise illegal(meta, event_words("play", card.code, by), hand, _already_played(card))
     flags: tuple[Flag, ...] = ()
     if extra is not NO_EXTRA:
         if extra.drawn_mask & bit:
             owner = next(seat for drawn, seat, _ in extra.drawn if drawn == card)
             if owner != by:
-                raise illegal(meta, f"play {card.code} by {by}", hand,
-                              f"{card.code} was drawn by seat {owner}")
+                raise illegal(meta, event_words("play", card.code, by), hand,
+                              Message(f"{card.code} was drawn by seat {owner}",
+                                      f"{card.code} l'ha pescata il posto {owner}"))
         if extra.declared_mask & bit:
             extra, flags = falsify(rules, extra, card, by, len(tricks), event_no, drawn=False)
         if extra.call is not None and extra.partner is None and card.rank == 3 and card.suit == extra.call:
@@ -206,17 +239,22 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
     return _close_trick(seats, hand, trick, played | bit, void_mask, extra), flags
 
 
-def _lead_by_anyone(hand: Hand, card: Card, by: int, meta: Meta | str) -> Hand:
+def _lead_by_anyone(hand: Hand, card: Card, by: int, meta: Meta | int) -> Hand:
     """A play by a seat whose turn it is not: allowed only as the first lead with ``four_of_denari``."""
-    text = f"play {card.code} by {by}"
+    text = event_words("play", card.code, by)
     if hand.turn is not None:
-        raise illegal(meta, text, hand, f"it is seat {hand.turn}'s turn")
+        raise illegal(meta, text, hand, Message(f"it is seat {hand.turn}'s turn",
+                                                f"tocca al posto {hand.turn}"))
     if hand.extra.pending:
-        raise illegal(meta, text, hand, f"seat {hand.extra.pending[0]} must draw first")
+        seat = hand.extra.pending[0]
+        raise illegal(meta, text, hand, Message(f"seat {seat} must draw first",
+                                                f"prima deve pescare il posto {seat}"))
     if hand.first is not None and not hand.played:
-        raise illegal(meta, text, hand, f"seat {hand.first} must call a suit first")
+        raise illegal(meta, text, hand, Message(f"seat {hand.first} must call a suit first",
+                                                f"prima il posto {hand.first} deve chiamare un seme"))
     if hand.first is not None or hand.played:
-        raise illegal(meta, text, hand, "no card can be played now")
+        raise illegal(meta, text, hand, Message("no card can be played now",
+                                                "ora non si può giocare nessuna carta"))
     return hand._replace(first=by, leader=by, turn=by)
 
 
@@ -328,22 +366,24 @@ def falsify(rules: Rules, extra: HandExtra, card: Card, by: int, trick_index: in
 
 
 def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
-         where: Meta | str) -> tuple[Hand, tuple[Flag, ...]]:
+         where: Meta | int) -> tuple[Hand, tuple[Flag, ...]]:
     """Two players with drawing: the trick's winner draws first, then the other; the card is shown."""
     extra = hand.extra
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
-    text = f"draw {info[4].code if info else repr(card)} by {by}"
+    text = event_words("draw", info[4].code if info else repr(card), by)
     if info is None:
-        raise illegal(where, text, hand, f"{card!r} is not a card")
+        raise illegal(where, text, hand, Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
     if not extra.pending:
-        raise illegal(where, text, hand, "no draw is due")
+        raise illegal(where, text, hand, Message("no draw is due", "non c'è da pescare"))
     if by != extra.pending[0]:
-        raise illegal(where, text, hand, f"seat {extra.pending[0]} draws first")
+        seat = extra.pending[0]
+        raise illegal(where, text, hand, Message(f"seat {seat} draws first", f"pesca prima il posto {seat}"))
     bit, _suit, _strength, _thirds, card = info
     if hand.played & bit:
-        raise illegal(where, text, hand, f"{card.code} was already played in this hand")
+        raise illegal(where, text, hand, _already_played(card))
     if extra.drawn_mask & bit:
-        raise illegal(where, text, hand, f"{card.code} was already drawn in this hand")
+        raise illegal(where, text, hand, Message(f"{card.code} was already drawn in this hand",
+                                                 f"{card.code} è già stata pescata in questa mano"))
     flags: tuple[Flag, ...] = ()
     trick_index = len(hand.tricks)
     if extra.declared_mask & bit:
@@ -355,17 +395,28 @@ def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
     return hand._replace(turn=turn, extra=extra), flags
 
 
-def call(rules: Rules, hand: Hand, suit: str, by: int, where: Meta | str) -> Hand:
+def call(rules: Rules, hand: Hand, suit: str, by: int, where: Meta | int) -> Hand:
     """Chiamata del tre: before the first lead the first player names a suit."""
-    text = f"call {suit} by {by}"
+    text = event_words("call", suit, by)
     if rules.sides != "called":
-        raise illegal(where, text, hand, "there is no call in this game (sides are not 'called')")
+        raise illegal(where, text, hand, Message("there is no call in this game (sides are not 'called')",
+                                                 "in questa partita non si chiama (sides non è 'called')"))
     if hand.extra.call is not None:
-        raise illegal(where, text, hand, f"{hand.extra.call} was already called in this hand")
+        called = hand.extra.call
+        raise illegal(where, text, hand, Message(f"{called} was already called in this hand",
+                                                 f"in questa mano si è già chiamato {called}"))
     if hand.played:
-        raise illegal(where, text, hand, "the call comes before the first lead")
+        raise illegal(where, text, hand, Message("the call comes before the first lead",
+                                                 "si chiama prima che si apra la prima presa"))
     if by != hand.first:
-        raise illegal(where, text, hand, f"seat {hand.first} calls in this hand")
+        raise illegal(where, text, hand, Message(f"seat {hand.first} calls in this hand",
+                                                 f"in questa mano chiama il posto {hand.first}"))
     if suit not in SUITS:
-        raise illegal(where, text, hand, f"{suit!r} is not a suit (c, d, s, b)")
+        raise illegal(where, text, hand, Message(f"{suit!r} is not a suit (c, d, s, b)",
+                                                 f"{suit!r} non è un seme (c, d, s, b)"))
     return hand._replace(turn=hand.first, extra=hand.extra._replace(call=suit))
+
+
+def _already_played(card: Card) -> Message:
+    return Message(f"{card.code} was already played in this hand",
+                   f"{card.code} è già stata giocata in questa mano")

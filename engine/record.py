@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import SUITS, Card, parse_card
-from engine.errors import CardError, RuleError, TressetteError
+from engine.errors import CardError, Message, RuleError, TressetteError
 from engine.events import Accuso, Call, Claim, Draw, Event, Meta, Play
 from engine.rules import Rules
 
@@ -36,25 +36,33 @@ META_KEYS: tuple[str, ...] = ("t", "source", "confidence")
 HEADER_KEYS: tuple[str, ...] = ("tressette", "rules", "players", "dealer")
 _ENTRY_KEYS = frozenset((*EVENT_KINDS, *CORRECTION_KINDS, *META_KEYS, "by"))
 _SNIPPET = 80
+_HEADER_EXAMPLE = '{"tressette": 1, "rules": {"preset": "classic"}, "players": [...]}'
 
 
 class RecordError(TressetteError):
-    """A record that cannot be read: ``name:LINE: problem``, with ``.name``, ``.line``, ``.problem`` and
-    ``.event`` (the entry number of the bad line; None for the header)."""
+    """A record that cannot be read: ``name:LINE: problem``, with ``.name``, ``.line``, ``.problem`` (in
+    English), ``.problem_words`` (the problem in both languages) and ``.event`` (the entry number of the bad
+    line; None for the header)."""
 
-    def __init__(self, name: str, line: int, problem: str, event: int | None = None) -> None:
+    def __init__(self, name: str, line: int, problem: Message | str, event: int | None = None) -> None:
         self.name = name
         self.line = line
-        self.problem = problem
+        self.problem_words = problem if isinstance(problem, Message) else Message(problem, problem)
+        self.problem = self.problem_words.en
         self.event = event
-        super().__init__(f"{name}:{line}: {problem}")
+        super().__init__(f"{name}:{line}: " + problem)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.name, self.line, self.problem, self.event))
+        return (type(self), (self.name, self.line, self.problem_words, self.event))
 
 
 class _LineError(TressetteError):
     """Internal: a problem found in one line's object, before the reader adds the file and line."""
+
+
+def _key_error(key: str, english: str, italian: str) -> _LineError:
+    """A problem with one key of the line's object, named first: ``key "by": ...`` / ``chiave "by": ...``."""
+    return _LineError(Message(f'key "{key}": {english}', f'chiave "{key}": {italian}'))
 
 
 @dataclass(frozen=True)
@@ -83,7 +91,7 @@ class Header:
         try:
             return parse_header(mapping)
         except _LineError as problem:
-            raise RecordError("<header>", 1, str(problem)) from problem
+            raise RecordError("<header>", 1, problem.message) from problem
 
     @property
     def seats(self) -> int:
@@ -218,27 +226,32 @@ def parse_record(text: str, *, name: str = "<record>", lenient: bool = False) ->
 def parse_header(mapping: Mapping[str, Any]) -> Header:
     """Check a header object; raise ``_LineError`` naming the key (the reader adds file and line)."""
     if "tressette" not in mapping:
-        raise _LineError('missing key "tressette": the first line must be the header, '
-                           'e.g. {"tressette": 1, "rules": {"preset": "classic"}, "players": [...]}')
+        raise _LineError(Message(
+            'missing key "tressette": the first line must be the header, e.g. ' + _HEADER_EXAMPLE,
+            'manca la chiave "tressette": la prima riga è l\'intestazione, come ' + _HEADER_EXAMPLE))
     version = mapping["tressette"]
     if not _is_int(version) or version < 1:
-        raise _LineError(f'key "tressette": the format version must be a whole number >= 1, '
-                         f"got {version!r}")
+        raise _key_error("tressette", f"the format version must be a whole number >= 1, got {version!r}",
+                         f"la versione del formato è un numero intero >= 1, non {version!r}")
     if version != FORMAT_VERSION:
-        raise _LineError(f'key "tressette": unsupported format version {version} '
-                           f"(this reader knows version {FORMAT_VERSION})")
+        raise _key_error("tressette", f"unsupported format version {version} "
+                         f"(this reader knows version {FORMAT_VERSION})",
+                         f"versione del formato {version} non supportata "
+                         f"(questo lettore conosce la versione {FORMAT_VERSION})")
     rules_mapping = _required(mapping, "rules")
     if not isinstance(rules_mapping, dict):
-        raise _LineError(f'key "rules": expected an object such as {{"preset": "classic"}}, '
-                           f"got {rules_mapping!r}")
+        raise _key_error("rules",
+                         f'expected an object such as {{"preset": "classic"}}, got {rules_mapping!r}',
+                         f'serve un oggetto come {{"preset": "classic"}}, non {rules_mapping!r}')
     try:
         rules = Rules.from_mapping(rules_mapping)
     except RuleError as error:
-        raise _LineError(f'key "rules": {error}') from error
+        raise _key_error("rules", error.message.en, error.message.it) from error
     players = _parse_players(_required(mapping, "players"), rules)
     dealer = mapping.get("dealer", len(players) - 1)
     if not _is_int(dealer) or not 0 <= dealer < len(players):
-        raise _LineError(f'key "dealer": expected a seat 0..{len(players) - 1}, got {dealer!r}')
+        raise _key_error("dealer", f"expected a seat 0..{len(players) - 1}, got {dealer!r}",
+                         f"serve un posto 0..{len(players) - 1}, non {dealer!r}")
     extra = {key: value for key, value in mapping.items() if key not in HEADER_KEYS}
     return Header(rules=rules, players=tuple(players), dealer=dealer, rules_mapping=dict(rules_mapping),
                   version=version, extra=extra)
@@ -250,19 +263,30 @@ def parse_entry(mapping: Mapping[str, Any], *, number: int, line: int | None, se
     kinds = [key for key in EVENT_KINDS if key in mapping]
     corrections = [key for key in CORRECTION_KINDS if key in mapping]
     if len(corrections) > 1:
-        raise _LineError('an entry is either a "fix" or an "undo", not both')
+        raise _LineError(Message('an entry is either a "fix" or an "undo", not both',
+                                 'una riga è un "fix" o un "undo", non tutti e due'))
     if not kinds and not corrections:
         expected = ", ".join(EVENT_KINDS + CORRECTION_KINDS)
-        raise _LineError(f"unknown event kind: expected one of {expected}; got keys {sorted(mapping)}")
+        raise _LineError(Message(f"unknown event kind: expected one of {expected}; "
+                                 f"got keys {sorted(mapping)}",
+                                 "tipo di evento sconosciuto: serve una delle chiavi "
+                                 f"{_quoted(EVENT_KINDS + CORRECTION_KINDS)}; "
+                                 f"le chiavi sono {sorted(mapping)}"))
     if len(kinds) > 1:
-        raise _LineError(f"one event per line: found {', '.join(kinds)}")
+        raise _LineError(Message(f"one event per line: found {', '.join(kinds)}",
+                                 f"un evento per riga: qui ci sono {_quoted(kinds)}"))
     if corrections == ["undo"]:
         if kinds:
-            raise _LineError(f'an "undo" withdraws an event and carries none: drop key "{kinds[0]}" '
-                               f'or write {{"fix": N, ...}}')
+            raise _LineError(Message(
+                f'an "undo" withdraws an event and carries none: drop key "{kinds[0]}" '
+                'or write {"fix": N, ...}',
+                f'un "undo" ritira un evento e non ne porta: togli la chiave "{kinds[0]}" '
+                'o scrivi {"fix": N, ...}'))
         return RecordEntry(number=number, meta=meta, undo=_parse_target(mapping, "undo", number))
     if corrections == ["fix"] and not kinds:
-        raise _LineError('a "fix" carries the replacing event, e.g. {"fix": 17, "play": "2c", "by": 2}')
+        raise _LineError(Message(
+            'a "fix" carries the replacing event, e.g. {"fix": 17, "play": "2c", "by": 2}',
+            'un "fix" porta l\'evento che sostituisce, come {"fix": 17, "play": "2c", "by": 2}'))
     event = _parse_event(kinds[0], mapping, meta, seats)
     fix = _parse_target(mapping, "fix", number) if corrections else None
     return RecordEntry(number=number, meta=meta, event=event, fix=fix)
@@ -271,10 +295,12 @@ def parse_entry(mapping: Mapping[str, Any], *, number: int, line: int | None, se
 def _parse_event(kind: str, mapping: Mapping[str, Any], meta: Meta, seats: int) -> Event:
     if kind == "claim":
         if "by" in mapping:
-            raise _LineError('key "by": a claim names the side that claims, e.g. {"claim": 0}')
+            raise _key_error("by", 'a claim names the side that claims, e.g. {"claim": 0}',
+                             'chi chiama fuori è un lato, scritto come {"claim": 0}')
         side = mapping["claim"]
         if not _is_int(side) or not 0 <= side < seats:
-            raise _LineError(f'key "claim": expected a side (or player) index 0..{seats - 1}, got {side!r}')
+            raise _key_error("claim", f"expected a side (or player) index 0..{seats - 1}, got {side!r}",
+                             f"serve un lato (o un giocatore) 0..{seats - 1}, non {side!r}")
         return Claim(side=side, meta=meta)
     by = _parse_seat(mapping, seats)
     value = mapping[kind]
@@ -284,11 +310,12 @@ def _parse_event(kind: str, mapping: Mapping[str, Any], meta: Meta, seats: int) 
         return Draw(card=_parse_card(value, kind), by=by, meta=meta)
     if kind == "call":
         if value not in SUITS:
-            raise _LineError(f'key "call": expected a suit c/d/s/b, got {value!r}')
+            raise _key_error("call", f"expected a suit c/d/s/b, got {value!r}",
+                             f"serve un seme c/d/s/b, non {value!r}")
         return Call(suit=value, by=by, meta=meta)
     if not isinstance(value, list) or not value:
-        raise _LineError(f'key "accuso": expected a list of card codes such as ["1c", "2c", "3c"], '
-                         f"got {value!r}")
+        raise _key_error("accuso", f'expected a list of card codes such as ["1c", "2c", "3c"], got {value!r}',
+                         f'serve una lista di codici di carte come ["1c", "2c", "3c"], non {value!r}')
     return Accuso(cards=tuple(_parse_card(code, kind) for code in value), by=by, meta=meta)
 
 
@@ -296,37 +323,42 @@ def _parse_card(value: object, key: str) -> Card:
     try:
         return parse_card(value)
     except CardError as error:
-        raise _LineError(f'key "{key}": unknown card code: {error}') from error
+        raise _key_error(key, f"unknown card code: {error.message.en}",
+                         f"carta sconosciuta: {error.message.it}") from error
 
 
 def _parse_seat(mapping: Mapping[str, Any], seats: int) -> int:
     if "by" not in mapping:
-        raise _LineError(f'missing key "by": which seat (0..{seats - 1}) did it')
+        raise _LineError(Message(f'missing key "by": which seat (0..{seats - 1}) did it',
+                                 f'manca la chiave "by": quale posto (0..{seats - 1}) l\'ha fatto'))
     by = mapping["by"]
     if not _is_int(by) or not 0 <= by < seats:
-        raise _LineError(f'key "by": expected a seat 0..{seats - 1} (there are {seats} players), '
-                         f"got {by!r}")
+        raise _key_error("by", f"expected a seat 0..{seats - 1} (there are {seats} players), got {by!r}",
+                         f"serve un posto 0..{seats - 1} (i giocatori sono {seats}), non {by!r}")
     return by
 
 
 def _parse_target(mapping: Mapping[str, Any], key: str, number: int) -> int:
     target = mapping[key]
     if not _is_int(target) or not 1 <= target < number:
-        raise _LineError(f'key "{key}": expected the number of an earlier event (1..{number - 1}), '
-                           f"got {target!r}")
+        raise _key_error(key, f"expected the number of an earlier event (1..{number - 1}), got {target!r}",
+                         f"serve il numero di un evento precedente (1..{number - 1}), non {target!r}")
     return target
 
 
 def _parse_meta(mapping: Mapping[str, Any], *, number: int, line: int | None) -> Meta:
     t = mapping.get("t")
     if t is not None and (not _is_number(t) or t < 0):
-        raise _LineError(f'key "t": expected seconds since the header (a number >= 0), got {t!r}')
+        raise _key_error("t", f"expected seconds since the header (a number >= 0), got {t!r}",
+                         f"servono i secondi dall'intestazione (un numero >= 0), non {t!r}")
     source = mapping.get("source")
     if source is not None and not isinstance(source, str):
-        raise _LineError(f'key "source": expected a name such as "camera", got {source!r}')
+        raise _key_error("source", f'expected a name such as "camera", got {source!r}',
+                         f'serve un nome come "camera", non {source!r}')
     confidence = mapping.get("confidence")
     if confidence is not None and (not _is_number(confidence) or not 0 <= confidence <= 1):
-        raise _LineError(f'key "confidence": expected a number 0..1, got {confidence!r}')
+        raise _key_error("confidence", f"expected a number 0..1, got {confidence!r}",
+                         f"serve un numero 0..1, non {confidence!r}")
     extra = {key: value for key, value in mapping.items() if key not in _ENTRY_KEYS}
     return Meta(number=number, line=line, t=t, source=source, confidence=confidence, extra=extra)
 
@@ -343,16 +375,20 @@ def _meta_to_mapping(meta: Meta) -> dict[str, Any]:
 
 def _parse_players(players: object, rules: Rules) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise _LineError(f'key "players": expected a list of names in playing order, got {players!r}')
+        raise _key_error("players", f"expected a list of names in playing order, got {players!r}",
+                         f"serve la lista dei nomi in ordine di gioco, non {players!r}")
     if len(players) != rules.seats:
-        raise _LineError(f'key "players": these rules need {rules.seats} seats, got {len(players)} '
-                           f"names {players!r}")
+        raise _key_error("players",
+                         f"these rules need {rules.seats} seats, got {len(players)} names {players!r}",
+                         f"queste regole vogliono {rules.seats} posti, i nomi sono {len(players)}: "
+                         f"{players!r}")
     return players
 
 
 def _required(mapping: Mapping[str, Any], key: str) -> Any:
     if key not in mapping:
-        raise _LineError(f'missing key "{key}" in the header')
+        raise _LineError(Message(f'missing key "{key}" in the header',
+                                 f'manca la chiave "{key}" nell\'intestazione'))
     return mapping[key]
 
 
@@ -401,14 +437,20 @@ class _Corrections:
     def _check_target(self, key: str, target: int, line: int, number: int) -> None:
         if target in self.correction_lines:
             where = self.correction_lines[target]
-            raise RecordError(self.name, line, f'key "{key}": event {target} (line {where}) is itself a '
-                              f"correction; {key} the original event instead", number)
+            raise RecordError(self.name, line, _key_error(
+                key,
+                f"event {target} (line {where}) is itself a correction; {key} the original event instead",
+                f"l'evento {target} (riga {where}) è a sua volta una correzione; "
+                f'metti "{key}" sull\'evento originale').message, number)
         if target in self.undone:
-            raise RecordError(self.name, line, f'key "{key}": event {target} was already withdrawn by the '
-                              f"undo on line {self.undone[target]}", number)
+            undo_line = self.undone[target]
+            raise RecordError(self.name, line, _key_error(
+                key, f"event {target} was already withdrawn by the undo on line {undo_line}",
+                f"l'evento {target} è già stato ritirato dall'undo della riga {undo_line}").message, number)
         if target not in self.plain_lines:
-            raise RecordError(self.name, line, f'key "{key}": there is no readable event {target} to correct',
-                              number)
+            raise RecordError(self.name, line, _key_error(
+                key, f"there is no readable event {target} to correct",
+                f"non c'è un evento {target} leggibile da correggere").message, number)
 
 
 class _Reader:
@@ -424,8 +466,9 @@ class _Reader:
         lines = _content_lines(text)
         first = next(lines, None)
         if first is None:
-            raise RecordError(self.name, 1, 'empty record: the first line must be the header, '
-                              'e.g. {"tressette": 1, "rules": {"preset": "classic"}, "players": [...]}')
+            raise RecordError(self.name, 1, Message(
+                "empty record: the first line must be the header, e.g. " + _HEADER_EXAMPLE,
+                "partita vuota: la prima riga è l'intestazione, come " + _HEADER_EXAMPLE))
         header_line, header_text = first
         header = self._parse_or_raise(header_line, header_text, parse_header)
         entries = []
@@ -452,7 +495,7 @@ class _Reader:
         try:
             return parse(_load_object(text))
         except _LineError as problem:
-            raise RecordError(self.name, line, str(problem), number) from problem
+            raise RecordError(self.name, line, problem.message, number) from problem
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -467,9 +510,12 @@ def _load_object(text: str) -> dict[str, Any]:
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
-        raise _LineError(f"bad JSON ({error.msg} at column {error.colno}): {_snippet(text)}") from error
+        raise _LineError(Message(f"bad JSON ({error.msg} at column {error.colno}): {_snippet(text)}",
+                                 f"JSON non valido ({error.msg} alla colonna {error.colno}): "
+                                 f"{_snippet(text)}")) from error
     if not isinstance(value, dict):
-        raise _LineError(f"expected one JSON object per line, got {_snippet(text)}")
+        raise _LineError(Message(f"expected one JSON object per line, got {_snippet(text)}",
+                                 f"serve un oggetto JSON per riga, non {_snippet(text)}"))
     return value
 
 
@@ -477,16 +523,22 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _LineError(f'key "{key}" appears twice in one object')
+            raise _LineError(Message(f'key "{key}" appears twice in one object',
+                                     f'la chiave "{key}" compare due volte nello stesso oggetto'))
         result[key] = value
     return result
 
 
 def _no_constant(name: str) -> Any:
-    raise _LineError(f"bad JSON: {name} is not a number JSON allows")
+    raise _LineError(Message(f"bad JSON: {name} is not a number JSON allows",
+                             f"JSON non valido: {name} non è un numero ammesso da JSON"))
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+
+
+def _quoted(keys: Sequence[str]) -> str:
+    return ", ".join(f'"{key}"' for key in keys)
 
 
 def _snippet(text: str) -> str:

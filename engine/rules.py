@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from engine.errors import RuleError
+from engine.errors import Message, RuleError
 
 SideSpec = tuple[tuple[int, ...], ...]
 
@@ -104,17 +104,21 @@ class Rules:
         """The record header's ``rules`` object: a preset (default ``classic``), then every other key
         overriding it. Raises ``RuleError`` naming an unknown key, an unknown preset or a bad value."""
         if not isinstance(mapping, Mapping):
-            raise RuleError(f"rules must be an object like {{\"preset\": \"classic\"}}, got {mapping!r}")
+            raise RuleError(Message(
+                f"rules must be an object like {{\"preset\": \"classic\"}}, got {mapping!r}",
+                f"le regole sono un oggetto come {{\"preset\": \"classic\"}}, non {mapping!r}"))
         preset_name = mapping.get("preset", "classic")
         if not isinstance(preset_name, str) or preset_name not in PRESETS:
-            raise RuleError(f"rules: unknown preset {preset_name!r} (known: {', '.join(PRESETS)})")
+            raise _bad(f"unknown preset {preset_name!r} (known: {', '.join(PRESETS)})",
+                       f"preset sconosciuto {preset_name!r} (quelli noti: {', '.join(PRESETS)})")
         base = PRESETS[preset_name]
         changes: dict[str, Any] = {}
         for key, value in mapping.items():
             if key == "preset":
                 continue
             if key not in _PARSERS:
-                raise RuleError(f"rules: unknown option {key!r} = {value!r} (known: {', '.join(_PARSERS)})")
+                raise _bad(f"unknown option {key!r} = {value!r} (known: {', '.join(_PARSERS)})",
+                           f"opzione sconosciuta {key!r} = {value!r} (quelle note: {', '.join(_PARSERS)})")
             changes[key] = _PARSERS[key](key, value)
         if "accuso" in changes and "target" not in changes:
             # RULES.md: the default target is 21 without accusi and 31 with them.
@@ -144,20 +148,26 @@ class Rules:
         """Raise ``RuleError`` when options contradict each other (naming the options and values)."""
         _check_seats_and_sides(self)
         if self.scoring == "avoid" and self.has_accusi:
-            raise RuleError(f"rules: accuso = {self.accuso!r} but there are no accusi when avoiding points "
-                            "(scoring = 'avoid')")
+            raise _bad(f"accuso = {self.accuso!r} but there are no accusi when avoiding points "
+                       "(scoring = 'avoid')",
+                       f"accuso = {self.accuso!r}, ma chi evita i punti non accusa (scoring = 'avoid')")
         if self.claim and (self.scoring != "points" or not isinstance(self.sides, tuple)
                            or len(self.sides) != 2):
-            raise RuleError("rules: claim = true needs two fixed sides scoring points "
-                            f"(sides = {self.sides!r}, scoring = {self.scoring!r})")
+            raise _bad("claim = true needs two fixed sides scoring points "
+                       f"(sides = {self.sides!r}, scoring = {self.scoring!r})",
+                       "claim = true vuole due coppie fisse che contano i punti "
+                       f"(sides = {self.sides!r}, scoring = {self.scoring!r})")
         if self.sides == "called" and self.first_lead == "four_of_denari":
-            raise RuleError("rules: first_lead = 'four_of_denari' cannot go with sides = 'called': the first "
-                            "player calls before anyone has led")
+            raise _bad("first_lead = 'four_of_denari' cannot go with sides = 'called': the first "
+                       "player calls before anyone has led",
+                       "first_lead = 'four_of_denari' non va con sides = 'called': il primo di mano "
+                       "chiama prima che qualcuno apra")
         if self.drawing and self.seats != 2:
-            raise RuleError(f"rules: drawing = true is for two players, but seats = {self.seats}")
+            raise _bad(f"drawing = true is for two players, but seats = {self.seats}",
+                       f"drawing = true è per due giocatori, ma seats = {self.seats}")
         if self.cappotto != "none" and self.scoring != "points":
-            raise RuleError(f"rules: cappotto = {self.cappotto!r} needs scoring = 'points', "
-                            f"got {self.scoring!r}")
+            raise _bad(f"cappotto = {self.cappotto!r} needs scoring = 'points', got {self.scoring!r}",
+                       f"cappotto = {self.cappotto!r} vuole scoring = 'points', non {self.scoring!r}")
 
 
 def default_sides(seats: int) -> SideSpec:
@@ -168,8 +178,7 @@ def default_sides(seats: int) -> SideSpec:
         return ((0, 2), (1, 3))
     if seats == 5:
         return ((0, 2), (1, 3, 4))
-    raise RuleError(f"rules: seats = {seats!r}: Tressette is played by 2, 4 or 5 seats "
-                    "(three players play col morto, with the dummy as a fourth seat)")
+    raise _bad_seats("seats", seats)
 
 
 def _check_seats_and_sides(rules: Rules) -> None:
@@ -178,60 +187,80 @@ def _check_seats_and_sides(rules: Rules) -> None:
         flat = sorted(seat for side in rules.sides for seat in side)
         if flat != list(range(seats)) or len(rules.sides) != 2 or any(not side for side in rules.sides):
             shown = [list(side) for side in rules.sides]
-            raise RuleError(f"rules: sides = {shown!r} must split seats 0..{seats - 1} into two sides, "
-                            "each seat once")
+            raise _bad(f"sides = {shown!r} must split seats 0..{seats - 1} into two sides, each seat once",
+                       f"sides = {shown!r} deve dividere i posti 0..{seats - 1} in due coppie, "
+                       "ogni posto una volta")
     if rules.scoring == "avoid" and rules.sides != "alone":
-        raise RuleError(f"rules: scoring = 'avoid' (traversone) is played each alone: sides = 'alone', "
-                        f"not {rules.sides!r}; two sides need scoring = 'points' or 'hands'")
+        raise _bad(f"scoring = 'avoid' (traversone) is played each alone: sides = 'alone', "
+                   f"not {rules.sides!r}; two sides need scoring = 'points' or 'hands'",
+                   f"scoring = 'avoid' (traversone) si gioca ognuno per sé: sides = 'alone', "
+                   f"non {rules.sides!r}; due coppie vogliono scoring = 'points' o 'hands'")
     if rules.sides == "alone" and rules.scoring != "avoid":
-        raise RuleError(f"rules: sides = 'alone' is for avoiding points (traversone); "
-                        f"scoring = {rules.scoring!r}")
+        raise _bad(f"sides = 'alone' is for avoiding points (traversone); scoring = {rules.scoring!r}",
+                   f"sides = 'alone' è per chi evita i punti (traversone); scoring = {rules.scoring!r}")
     if rules.sides == "dummy":
         if seats != 4:
-            raise RuleError(f"rules: sides = 'dummy' (morto) needs 4 seats, the dummy included; "
-                            f"seats = {seats}")
+            raise _bad(f"sides = 'dummy' (morto) needs 4 seats, the dummy included; seats = {seats}",
+                       f"sides = 'dummy' (morto) vuole 4 posti, il morto compreso; seats = {seats}")
         if rules.dummy is None or not 0 <= rules.dummy < seats:
-            raise RuleError(f"rules: dummy = {rules.dummy!r} must be a seat 0..{seats - 1} "
-                            "when sides = 'dummy'")
+            raise _bad(f"dummy = {rules.dummy!r} must be a seat 0..{seats - 1} when sides = 'dummy'",
+                       f"dummy = {rules.dummy!r} deve essere un posto 0..{seats - 1} con sides = 'dummy'")
     elif rules.dummy is not None:
-        raise RuleError(f"rules: dummy = {rules.dummy!r} but sides = {rules.sides!r}; "
-                        "a dummy needs sides = 'dummy'")
+        raise _bad(f"dummy = {rules.dummy!r} but sides = {rules.sides!r}; a dummy needs sides = 'dummy'",
+                   f"dummy = {rules.dummy!r} ma sides = {rules.sides!r}; il morto vuole sides = 'dummy'")
     if rules.sides == "called" and seats != 4:
-        raise RuleError(f"rules: sides = 'called' (chiamata del tre) needs 4 seats; seats = {seats}")
+        raise _bad(f"sides = 'called' (chiamata del tre) needs 4 seats; seats = {seats}",
+                   f"sides = 'called' (chiamata del tre) vuole 4 posti; seats = {seats}")
     if rules.scoring == "hands" and rules.sides == "alone":
-        raise RuleError("rules: scoring = 'hands' needs two sides, got sides = 'alone'")
+        raise _bad("scoring = 'hands' needs two sides, got sides = 'alone'",
+                   "scoring = 'hands' vuole due coppie, non sides = 'alone'")
     if rules.scoring == "points" and rules.sides in ("called", "dummy"):
-        raise RuleError(f"rules: sides = {rules.sides!r} changes every hand, so it scores by hands won "
-                        "(scoring = 'hands'), not 'points'")
+        raise _bad(f"sides = {rules.sides!r} changes every hand, so it scores by hands won "
+                   "(scoring = 'hands'), not 'points'",
+                   f"con sides = {rules.sides!r} le coppie cambiano a ogni mano, quindi si contano le mani "
+                   "vinte (scoring = 'hands'), non i punti ('points')")
     if seats not in (2, 4, 5):
         default_sides(seats)
+
+
+def _bad(english: str, italian: str) -> RuleError:
+    """A rule error, its text headed by the word for the record header's ``rules`` object."""
+    return RuleError(Message("rules: " + english, "regole: " + italian))
+
+
+def _bad_seats(key: str, value: Any) -> RuleError:
+    return _bad(f"{key} = {value!r}: Tressette is played by 2, 4 or 5 seats "
+                "(three players play col morto, with the dummy as a fourth seat)",
+                f"{key} = {value!r}: a Tressette si gioca in 2, 4 o 5 posti "
+                "(in tre si gioca col morto, che fa da quarto posto)")
 
 
 def _choice(options: tuple[Any, ...]) -> Any:
     def parse(key: str, value: Any) -> Any:
         if isinstance(value, bool) or value not in options:
-            raise RuleError(f"rules: {key} = {value!r} is not one of {', '.join(map(repr, options))}")
+            raise _bad(f"{key} = {value!r} is not one of {', '.join(map(repr, options))}",
+                       f"{key} = {value!r} non è uno di {', '.join(map(repr, options))}")
         return value
     return parse
 
 
 def _flag(key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(f"rules: {key} = {value!r} must be true or false")
+        raise _bad(f"{key} = {value!r} must be true or false", f"{key} = {value!r} deve essere true o false")
     return value
 
 
 def _positive_int(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError(f"rules: {key} = {value!r} must be a whole number of at least 1")
+        raise _bad(f"{key} = {value!r} must be a whole number of at least 1",
+                   f"{key} = {value!r} deve essere un numero intero di almeno 1")
     return value
 
 
 def _seats(key: str, value: Any) -> int:
     seats = _positive_int(key, value)
     if seats not in (2, 4, 5):
-        raise RuleError(f"rules: {key} = {value!r}: Tressette is played by 2, 4 or 5 seats "
-                        "(three players play col morto, with the dummy as a fourth seat)")
+        raise _bad_seats(key, value)
     return seats
 
 
@@ -250,15 +279,18 @@ def _sides(key: str, value: Any) -> SideSpec | str:
         sides = tuple(tuple(seat for seat in side) for side in value)
         if all(isinstance(seat, int) and not isinstance(seat, bool) for side in sides for seat in side):
             return sides
-    raise RuleError(f"rules: {key} = {value!r} must be a list of seat lists like [[0, 2], [1, 3]], "
-                    f"or one of {', '.join(map(repr, SIDE_MODES))}")
+    raise _bad(f"{key} = {value!r} must be a list of seat lists like [[0, 2], [1, 3]], "
+               f"or one of {', '.join(map(repr, SIDE_MODES))}",
+               f"{key} = {value!r} deve essere una lista di liste di posti come [[0, 2], [1, 3]], "
+               f"o uno di {', '.join(map(repr, SIDE_MODES))}")
 
 
 def _dummy(key: str, value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(f"rules: {key} = {value!r} must be a seat number")
+        raise _bad(f"{key} = {value!r} must be a seat number",
+                   f"{key} = {value!r} deve essere il numero di un posto")
     return value
 
 

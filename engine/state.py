@@ -16,10 +16,10 @@ from typing import Any, NamedTuple
 
 from engine.cards import DECK, SUITS, Card
 from engine.declare import declare
-from engine.errors import IllegalEventError, RuleError, TressetteError
+from engine.errors import IllegalEventError, Message, RuleError, TressetteError, joined
 from engine.events import NO_META, Accuso, Call, Claim, Draw, Event, Meta, Play
 from engine.flags import ILLEGAL_EVENT, WRONG_CLAIM, Flag
-from engine.hand import Hand, call, card_info, draw, new_hand, play
+from engine.hand import Hand, call, card_info, draw, event_words, new_hand, place_words, play
 from engine.rules import Rules
 from engine.scoring import HandResult, is_all_points, score_hand
 
@@ -66,12 +66,15 @@ class MatchState:
         if seats is None:
             seats = rules.seats
         if seats != rules.seats:
-            raise RuleError(f"the record has {seats} players but the rules ({rules.preset}) are for "
-                            f"{rules.seats} seats")
+            raise RuleError(Message(
+                f"the record has {seats} players but the rules ({rules.preset}) are for {rules.seats} seats",
+                f"la partita ha {seats} giocatori ma le regole ({rules.preset}) sono per "
+                f"{rules.seats} posti"))
         if dealer is None:
             dealer = seats - 1
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
-            raise RuleError(f"dealer = {dealer!r} must be a seat 0..{seats - 1}")
+            raise RuleError(Message(f"dealer = {dealer!r} must be a seat 0..{seats - 1}",
+                                    f"dealer = {dealer!r} deve essere un posto 0..{seats - 1}"))
         first = None if rules.first_lead == "four_of_denari" else _first_player(rules, dealer)
         hand = new_hand(rules, 0, dealer, first)
         return _make(rules, hand, _Progress((), _zeros(rules), (), None), 0)
@@ -214,11 +217,15 @@ class MatchState:
     def events_applied(self) -> int:
         return self._events
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
+        """The state in words, for error messages (English, or Italian for ``"it"``)."""
         if self._progress.outcome:
             outcome = self._progress.outcome
+            if lang == "it":
+                return (f"la partita è finita (vince {outcome.winner}, {outcome.reason} "
+                        f"all'evento {outcome.event})")
             return f"the match is over (winner {outcome.winner}, {outcome.reason} at event {outcome.event})"
-        return self._hand.describe()
+        return self._hand.describe(lang)
 
     # --- events ----------------------------------------------------------------------------------------
 
@@ -261,7 +268,7 @@ class MatchState:
         """The state after an impossible ``event`` is left out: unchanged but for a flag saying so."""
         meta = getattr(event, "meta", NO_META)
         number = meta.number if meta.number is not None else self._events + 1
-        flag = Flag(number, ILLEGAL_EVENT, getattr(event, "by", None), {"error": str(error)})
+        flag = Flag(number, ILLEGAL_EVENT, getattr(event, "by", None), {"error": _message_of(error)})
         progress = self._progress._replace(flags=(*self._progress.flags, flag))
         return _make(self._rules, self._hand, progress, number)
 
@@ -303,14 +310,17 @@ def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
     """One event folded into the match: the next (rules, hand, progress, events applied)."""
     kind = type(event)
     if kind not in _EVENT_TYPES:
-        raise IllegalEventError(f"event {count + 1}: {event!r} is not a record event "
-                                "(play, accuso, draw, call or claim)")
+        raise IllegalEventError(Message(
+            f"event {count + 1}: {event!r} is not a record event (play, accuso, draw, call or claim)",
+            f"evento {count + 1}: {event!r} non è un evento della partita "
+            '("play", "accuso", "draw", "call" o "claim")'))
     meta = event.meta
     number = meta.number if meta.number is not None else count + 1
-    where: Meta | str = meta if meta.number is not None or meta.line is not None else f"event {number}"
+    where: Meta | int = meta if meta.number is not None or meta.line is not None else number
     if progress.outcome is not None:
-        raise IllegalEventError(f"{_where(where)}: {_event_text(event)}: "
-                                f"{_make(rules, hand, progress, count).describe()}")
+        state = _make(rules, hand, progress, count)
+        raise IllegalEventError(joined(place_words(where), _event_words(event),
+                                       Message(state.describe("en"), state.describe("it"))))
     if kind is Play:
         by = event.by  # type: ignore[union-attr]
         if by.__class__ is not int or not 0 <= by < rules.seats:
@@ -342,14 +352,17 @@ def _step(rules: Rules, hand: Hand, progress: _Progress, count: int,
 _EVENT_TYPES = (Play, Accuso, Draw, Call, Claim)
 
 
-def _where(where: Meta | str) -> str:
-    return where if isinstance(where, str) else where.where()
+def _message_of(error: Exception) -> Message:
+    """An error's message in both languages (English twice where it has no Italian)."""
+    return error.message if isinstance(error, TressetteError) else Message(str(error), str(error))
 
 
-def _no_seat(rules: Rules, hand: Hand, event: Event, where: Meta | str) -> IllegalEventError:
+def _no_seat(rules: Rules, hand: Hand, event: Event, where: Meta | int) -> IllegalEventError:
     seat = getattr(event, "by", None)
-    return IllegalEventError(f"{_where(where)}: {_event_text(event)}: no seat {seat!r} "
-                             f"(seats 0..{rules.seats - 1}) ({hand.describe()})")
+    last = rules.seats - 1
+    why = Message(f"no seat {seat!r} (seats 0..{last}) ({hand.describe('en')})",
+                  f"non c'è il posto {seat!r} (posti 0..{last}) ({hand.describe('it')})")
+    return IllegalEventError(joined(place_words(where), _event_words(event), why))
 
 
 def _zeros(rules: Rules) -> tuple[int, ...]:
@@ -358,13 +371,17 @@ def _zeros(rules: Rules) -> tuple[int, ...]:
 
 
 def _claim(rules: Rules, hand: Hand, progress: _Progress, count: int, side: int, number: int,
-           where: Meta | str) -> tuple[Rules, Hand, _Progress, int]:
+           where: Meta | int) -> tuple[Rules, Hand, _Progress, int]:
     """A side claims the target with what it holds: right, it wins; wrong, it loses (and is flagged)."""
     if not rules.claim:
-        raise IllegalEventError(f"{_where(where)}: claim {side}: claims are not allowed in this match "
-                                f"(option claim = false) ({hand.describe()})")
+        why = Message(f"claims are not allowed in this match (option claim = false) ({hand.describe('en')})",
+                      "in questa partita non si chiama fuori (opzione claim = false) "
+                      f"({hand.describe('it')})")
+        raise IllegalEventError(joined(place_words(where), event_words("claim", side), why))
     if side.__class__ is not int or side not in (0, 1):
-        raise IllegalEventError(f"{_where(where)}: claim {side!r}: no side {side!r} (sides 0 and 1)")
+        raise IllegalEventError(joined(place_words(where), event_words("claim", repr(side)),
+                                       Message(f"no side {side!r} (sides 0 and 1)",
+                                               f"non c'è il lato {side!r} (lati 0 e 1)")))
     total = _make(rules, hand, progress, count).live_totals()[side]
     if total >= rules.target:
         outcome = Outcome(side, None, 1, "claim", number)
@@ -436,13 +453,13 @@ def _immediate(rules: Rules, hand: Hand, progress: _Progress, number: int) -> Ou
     return target_outcome(rules, live, number)
 
 
-def _event_text(event: Event) -> str:
+def _event_words(event: Event) -> Message:
     if isinstance(event, Play | Draw):
-        return f"{type(event).__name__.lower()} {event.card.code} by {event.by}"
+        return event_words(type(event).__name__.lower(), event.card.code, event.by)
     if isinstance(event, Accuso):
-        return f"accuso {' '.join(card.code for card in event.cards)} by {event.by}"
+        return event_words("accuso", " ".join(card.code for card in event.cards), event.by)
     if isinstance(event, Call):
-        return f"call {event.suit} by {event.by}"
+        return event_words("call", event.suit, event.by)
     if isinstance(event, Claim):
-        return f"claim {event.side}"
-    return repr(event)
+        return event_words("claim", event.side)
+    return Message(repr(event), repr(event))

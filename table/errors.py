@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from engine.errors import BilingualError
 
-class TableError(ValueError):
-    """Base of every error `table` raises for bad input (config, record files, command-line arguments)."""
+
+class TableError(BilingualError):
+    """Base of every error `table` raises for bad input (config, record files, command-line arguments);
+    built from an ``engine.errors.Message``, it carries its Italian text."""
 
 
 def error_word(lang: str) -> str:

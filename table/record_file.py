@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from engine.errors import Message
 from engine.record import Record, parse_record, write_record
 from table.errors import TableError
 
@@ -19,13 +20,18 @@ def read_record(path: str | Path, *, lenient: bool = False) -> Record:
         return parse_record(sys.stdin.read(), name="<stdin>", lenient=lenient)
     file = Path(path)
     if not file.exists():
-        raise TableError(f"{name}: no such record file")
+        raise TableError(Message(f"{name}: no such record file",
+                                 f"{name}: questo file di partita non esiste"))
     if file.is_dir():
-        raise TableError(f"{name}: is a folder, not a record file")
+        raise TableError(Message(f"{name}: is a folder, not a record file",
+                                 f"{name}: è una cartella, non un file di partita"))
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise TableError(f"{name}: not UTF-8 text (bad byte at offset {error.start})") from error
+        where = error.start
+        raise TableError(Message(f"{name}: not UTF-8 text (bad byte at offset {where})",
+                                 f"{name}: non è testo UTF-8 (byte non valido alla posizione {where})")
+                         ) from error
     return parse_record(text, name=name, lenient=lenient)
 
 

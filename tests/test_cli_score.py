@@ -142,31 +142,42 @@ def test_the_output_is_exactly_the_engine_object_as_json(tmp_path: Path,
 def test_a_malformed_record_is_one_line_naming_file_and_line(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, [*plays(HAND_ONE[:3]), '{"play": "3c", "by": 7}'])
-    status, out, err = run_score(capsys, str(path))
+    status, out, err = run_score(capsys, str(path), "--lang", "en")
     assert status != 0
     assert out == ""
     assert err.count("\n") == 1
     assert f"{path}:5:" in err
     assert 'key "by"' in err
+    _, _, italian = run_score(capsys, str(path))
+    assert italian == (f'tressette score: errore: {path}:5: chiave "by": serve un posto 0..3 '
+                       "(i giocatori sono 4), non 7\n")
 
 
 def test_a_card_played_twice_is_an_error_naming_its_line(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     moves = list(HAND_ONE)
     moves[7] = ("3c", 0)  # Anna "plays" the Tre di coppe Bruno already played
-    status, out, err = run_score(capsys, str(write(tmp_path, plays(moves))))
+    path = str(write(tmp_path, plays(moves)))
+    status, out, err = run_score(capsys, path, "--lang", "en")
     assert status != 0
     assert out == ""
     assert err.count("\n") == 1
     assert "partita.jsonl:9: event 8:" in err
     assert "3c" in err  # the rest of the message is the engine's
+    _, _, italian = run_score(capsys, path)
+    assert "partita.jsonl:9: evento 8: il posto 0 gioca 3c: 3c è già stata giocata in questa mano (mano 1, " \
+           "presa 2" in italian
 
 
 def test_a_play_out_of_turn_is_an_error_naming_its_line(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_score(capsys, str(write(tmp_path, plays([("4c", 0), ("4s", 2)]))))
+    path = str(write(tmp_path, plays([("4c", 0), ("4s", 2)])))
+    status, out, err = run_score(capsys, path, "--lang", "en")
     assert (status != 0, out) == (True, "")
     assert "partita.jsonl:3: event 2:" in err
+    assert run_score(capsys, path)[2].endswith(
+        "partita.jsonl:3: evento 2: il posto 2 gioca 4s: tocca al posto 1 "
+        "(mano 1, presa 1 (4c, aperta dal posto 0); tocca al posto 1)\n")
 
 
 def test_lenient_skips_and_flags_impossible_events_and_unreadable_lines(
@@ -184,17 +195,20 @@ def test_lenient_skips_and_flags_impossible_events_and_unreadable_lines(
 
 
 def test_a_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_score(capsys, str(tmp_path / "nowhere.jsonl"))
+    status, out, err = run_score(capsys, str(tmp_path / "nowhere.jsonl"), "--lang", "en")
     assert (status, out) == (2, "")
     assert "nowhere.jsonl: no such record file" in err
+    italian = run_score(capsys, str(tmp_path / "nowhere.jsonl"))[2]
+    assert "nowhere.jsonl: questo file di partita non esiste" in italian
 
 
 def test_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(HEADER.replace("Anna", "Niccolò").encode("latin-1") + b"\n")
-    status, _, err = run_score(capsys, str(path))
+    status, _, err = run_score(capsys, str(path), "--lang", "en")
     assert status == 2
     assert "not UTF-8" in err
+    assert "non è testo UTF-8 (byte non valido alla posizione" in run_score(capsys, str(path))[2]
 
 
 def test_score_reads_standard_input(monkeypatch: pytest.MonkeyPatch,

@@ -57,15 +57,19 @@ def test_players_and_rules_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_wrong_player_count_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "simulate", "--preset", "classic", "--seed", "1", "--players", "Gino,Pina")
+    args = ("simulate", "--preset", "classic", "--seed", "1", "--players", "Gino,Pina")
+    status, out, err = run(capsys, *args, "--lang", "en")
     assert (status, out) == (2, "")
     assert "--players" in err and "4 seats" in err
+    assert run(capsys, *args)[2] == ("tressette simulate: errore: --players/--dealer: chiave \"players\": "
+                                     "queste regole vogliono 4 posti, i nomi sono 2: ['Gino', 'Pina']\n")
 
 
 def test_a_bad_rule_option_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "simulate", "--preset", "classic", "--seed", "1", "--rule", "target=zero")
     assert (status, out) == (2, "")
     assert "--rule" in err and "target" in err
+    assert "--rule: regole: target = 'zero' deve essere un numero intero di almeno 1" in err
 
 
 def test_a_malformed_rule_argument_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from engine.record import (
     parse_record,
     write_record,
 )
+from tests.italian_text import italian_of
 
 HEADER = '{"tressette": 1, "rules": {"preset": "classic"}, "players": ["Anna", "Bruno", "Carla", "Dario"]}'
 
@@ -120,6 +121,7 @@ def test_a_bad_event_line_is_an_error_naming_file_line_and_key(bad_line: str, wo
     assert error.line == 4
     assert str(error).startswith("partita.jsonl:4: ")
     assert words in str(error)
+    assert italian_of(error).startswith("partita.jsonl:4: ")
 
 
 @pytest.mark.parametrize(("header", "words"), [
@@ -143,6 +145,7 @@ def test_a_bad_header_is_an_error_naming_its_line_and_key(header: str, words: st
     assert error.line == 2
     assert str(error).startswith("partita.jsonl:2: ")
     assert words in str(error)
+    assert italian_of(error).startswith("partita.jsonl:2: ")
 
 
 def test_a_bad_rules_object_wraps_the_rules_error() -> None:
@@ -209,6 +212,7 @@ def test_a_bad_correction_is_an_error_naming_its_line(lines: list[str], words: s
     error = error_of(record_text('{"play": "1b", "by": 0}', '{"play": "4b", "by": 1}', *lines))
     assert error.line == 5
     assert words in str(error)
+    assert italian_of(error).startswith("partita.jsonl:5: ")
 
 
 def test_a_correction_of_an_unreadable_event_is_an_error() -> None:

@@ -120,7 +120,7 @@ def test_unreadable_records_are_named(tmp_path: Path, deck_dir: Path, capsys: py
     record = tmp_path / "one.jsonl"
     if content is not None:
         record.write_text(content)
-    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir))
+    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir), "--lang", "en")
     assert status == 2
     assert message in capsys.readouterr().err
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import RuleError, TressetteError
 from engine.rules import PRESETS, Rules
+from tests.italian_text import italian_of
 
 
 def test_there_are_the_nine_presets_of_rules_md() -> None:
@@ -102,6 +103,7 @@ def test_bad_rules_are_refused_naming_the_key_and_value(mapping: Any, words: str
         Rules.from_mapping(mapping)
     assert words in str(caught.value)
     assert isinstance(caught.value, TressetteError) and isinstance(caught.value, ValueError)
+    italian_of(caught.value)
 
 
 def test_rules_are_immutable_values() -> None:

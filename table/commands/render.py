@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.errors import Message
 from engine.events import Draw, Event, Play
 from engine.record import Record
 from engine.score import score_events
@@ -65,8 +66,11 @@ def resolve_deck_folder(deck: str | None) -> Path:
     root = find_cards_root()
     if deck is None:
         if root is None:
-            raise TableError(f"no card artwork found for the default deck {DEFAULT_DECK!r}: "
-                             "pass --deck DIR or set TRESSETTE_CARDS")
+            raise TableError(Message(
+                f"no card artwork found for the default deck {DEFAULT_DECK!r}: "
+                "pass --deck DIR or set TRESSETTE_CARDS",
+                f"non trovo le immagini delle carte del mazzo predefinito {DEFAULT_DECK!r}: "
+                "indica --deck CARTELLA o imposta TRESSETTE_CARDS"))
         return root / DEFAULT_DECK
     if not Path(deck).is_dir() and root is not None and (root / deck).is_dir():
         return root / deck
@@ -95,9 +99,11 @@ def script_of_record(record: Record) -> MatchScript:
 
 def parse_settings(args: argparse.Namespace) -> RenderSettings:
     if args.fps <= 0 or args.fps > 60:
-        raise TableError(f"--fps must lie in (0, 60], got {args.fps}")
+        raise TableError(Message(f"--fps must lie in (0, 60], got {args.fps}",
+                                 f"--fps deve stare in (0, 60], non {args.fps}"))
     if args.hands is not None and args.hands < 1:
-        raise TableError(f"--hands must be at least 1, got {args.hands}")
+        raise TableError(Message(f"--hands must be at least 1, got {args.hands}",
+                                 f"--hands deve essere almeno 1, non {args.hands}"))
     size = parse_size(args.size)
     return RenderSettings(seed=args.seed, difficulty=args.difficulty, fps=args.fps, size=size)
 
@@ -108,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
     deck = Deck.load(resolve_deck_folder(args.deck))
     script = script_of_record(read_record(args.record)).limited(args.hands)
     if not script.hands:
-        raise TableError(f"{args.record}: the record has no complete trick to render")
+        raise TableError(Message(f"{args.record}: the record has no complete trick to render",
+                                 f"{args.record}: la partita non ha una presa completa da mostrare"))
     summary = render_clip(script, deck, settings, Path(args.out), Path(args.truth),
                           record_name=Path(args.record).name,
                           contact_sheet_path=Path(args.contact) if args.contact else None)

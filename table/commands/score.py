@@ -1,4 +1,5 @@
-"""`tressette score RECORD [--lenient]`: the score of a game record, as the JSON object of RECORD.md.
+"""`tressette score RECORD [--lenient] [--lang it|en]`: the score of a game record, as the JSON object of
+RECORD.md (flag messages and errors in Italian, or in English with ``--lang en``).
 
 Strict by default: a malformed line or an event that cannot happen (a card played twice, a play out of
 turn) ends with one line naming the file and the line, and nothing on standard output. ``--lenient``
@@ -12,6 +13,7 @@ import json
 from typing import Any
 
 from engine.cards import Lang
+from engine.errors import Message
 from engine.flags import ILLEGAL_EVENT
 from engine.record import Record, RecordError
 from engine.score import ScoreReport, score_events
@@ -30,13 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="il file della partita (JSON Lines); - legge lo standard input")
     parser.add_argument("--lenient", action="store_true",
                         help="salta le righe illeggibili e gli eventi impossibili e li elenca in flags")
+    parser.add_argument("--lang", choices=("it", "en"), default="it",
+                        help="lingua dei messaggi (flags, errori): it (predefinita) o en")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the score object; every error is raised before anything is printed."""
     record = read_record(args.record, lenient=args.lenient)
-    print(format_score(score_json(record, lenient=args.lenient)))
+    print(format_score(score_json(record, lenient=args.lenient, lang=args.lang)))
     return 0
 
 
@@ -72,11 +76,12 @@ def score_record(record: Record, *, lenient: bool = False) -> ScoreReport:
         first = next((flag for flag in report.flags if flag.kind == ILLEGAL_EVENT), None)
         if first is not None:
             event = next(event for event in events if event.meta.number == first.event)
-            problem = str(first.params.get("error", ""))
-            prefix = event.meta.where() + ": "
-            problem = problem.removeprefix(prefix)
-            line = event.meta.line or 0
-            raise RecordError(record.name, line, f"event {first.event}: {problem}", first.event)
+            error: Message = first.params["error"]
+            # "event 14 (line 15): ..." becomes "file:15: event 14: ...".
+            english = error.en.removeprefix(event.meta.where("en") + ": ")
+            italian = error.it.removeprefix(event.meta.where("it") + ": ")
+            problem = Message(f"event {first.event}: {english}", f"evento {first.event}: {italian}")
+            raise RecordError(record.name, event.meta.line or 0, problem, first.event)
     return report
 
 
@@ -87,6 +92,7 @@ def score_json(record: Record, *, lenient: bool = False, lang: Lang = "it") -> d
     if record.errors:
         line_word = "riga" if lang == "it" else "line"
         unreadable = [{"event": error.event, "kind": UNREADABLE_LINE, "by": None,
-                       "message": f"{line_word} {error.line}: {error.problem}"} for error in record.errors]
+                       "message": f"{line_word} {error.line}: {error.problem_words.in_language(lang)}"}
+                      for error in record.errors]
         report["flags"] = sorted([*report["flags"], *unreadable], key=lambda flag: flag["event"] or 0)
     return report

@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--dealer", type=int, help="il posto di chi dà le carte nella prima mano")
     parser.add_argument("--rule", metavar="KEY=VALUE", action="append", default=[], type=parse_rule,
                         help="un'opzione delle regole sopra il preset, ripetibile: --rule target=41")
+    parser.add_argument("--lang", choices=("it", "en"), default="it",
+                        help="lingua dei messaggi d'errore: it (predefinita) o en")
     parser.set_defaults(func=run)
 
 
@@ -38,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = Rules.from_mapping(mapping)
     except RuleError as error:
-        raise TableError(f"--rule: {error}") from error
+        raise TableError("--rule: " + error.message) from error
     try:
         record = simulate_match(rules, random.Random(args.seed), args.players, args.dealer)
     except RecordError as error:
-        raise TableError(f"--players/--dealer: {error.problem}") from error
+        raise TableError("--players/--dealer: " + error.problem_words) from error
     save_record(record, args.out)
     return 0
 
