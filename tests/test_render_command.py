@@ -85,9 +85,12 @@ def test_a_simulated_hand_renders_every_card_once_in_play_order(tmp_path: Path, 
 def test_missing_deck_folder_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "one.jsonl"
     record.write_text(ONE_TRICK)
-    status, _, _ = run_render(tmp_path, record, "--deck", str(tmp_path / "nodeck"))
+    status, _, _ = run_render(tmp_path, record, "--deck", str(tmp_path / "nodeck"), "--lang", "en")
     assert status == 2
     assert "nodeck: no such deck folder" in capsys.readouterr().err
+    run_render(tmp_path, record, "--deck", str(tmp_path / "nodeck"))
+    assert "errore: " in (italian := capsys.readouterr().err)
+    assert "nodeck: questa cartella di mazzo non esiste" in italian
 
 
 def test_incomplete_deck_names_the_missing_card(tmp_path: Path, deck_dir: Path,
@@ -95,9 +98,11 @@ def test_incomplete_deck_names_the_missing_card(tmp_path: Path, deck_dir: Path,
     (deck_dir / "7d.png").unlink()
     record = tmp_path / "one.jsonl"
     record.write_text(ONE_TRICK)
-    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir))
+    status, _, _ = run_render(tmp_path, record, "--deck", str(deck_dir), "--lang", "en")
     assert status == 2
     assert "no image for card '7d'" in capsys.readouterr().err
+    run_render(tmp_path, record, "--deck", str(deck_dir))
+    assert "manca l'immagine della carta '7d' (7d.jpg o 7d.png)" in capsys.readouterr().err
 
 
 def test_bad_size_is_refused_before_rendering(tmp_path: Path, deck_dir: Path,
@@ -106,7 +111,8 @@ def test_bad_size_is_refused_before_rendering(tmp_path: Path, deck_dir: Path,
     record.write_text(ONE_TRICK)
     status, out, _ = run_render(tmp_path, record, "--deck", str(deck_dir), "--size", "800x600")
     assert status == 2
-    assert "'800x600'" in capsys.readouterr().err
+    assert "dimensione del fotogramma non supportata '800x600': la camera riprende 1280x720, 1920x1080" \
+        in capsys.readouterr().err
     assert not out.exists()
 
 

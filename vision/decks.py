@@ -91,7 +91,8 @@ def read_image(path: Path) -> np.ndarray:
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
     elif image.dtype != np.uint8:
-        raise DeckError(f"{path}: pixels of type {image.dtype} are not supported; save it as 8- or 16-bit")
+        raise DeckError(f"{path}: pixels of type {image.dtype} are not supported; save it as 8- or 16-bit",
+                        f"{path}: pixel di tipo {image.dtype} non supportati; salvatela a 8 o 16 bit")
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 4:
@@ -142,12 +143,14 @@ class Deck:
     def load(cls, folder: Path) -> Deck:
         """Load all 40 faces (and the back, if present); raise DeckError naming the missing card."""
         if not folder.is_dir():
-            raise DeckError(f"{folder}: no such deck folder")
+            raise DeckError(f"{folder}: no such deck folder",
+                            f"{folder}: questa cartella di mazzo non esiste")
         faces: dict[str, np.ndarray] = {}
         for code in CARD_CODES:
             path = find_image(folder, code)
             if path is None:
-                raise DeckError(f"{folder}: no image for card {code!r} (expected {code}.jpg or {code}.png)")
+                raise DeckError(f"{folder}: no image for card {code!r} (expected {code}.jpg or {code}.png)",
+                                f"{folder}: manca l'immagine della carta {code!r} ({code}.jpg o {code}.png)")
             faces[code] = read_image(path)
         back_path = find_image(folder, BACK)
         back = read_image(back_path) if back_path else None

@@ -38,10 +38,13 @@ def parse_size(text: str) -> tuple[int, int]:
     match = _SIZE_PATTERN.match(text) if isinstance(text, str) else None
     allowed = ", ".join(f"{w}x{h}" for w, h in SIZES)
     if match is None:
-        raise CameraError(f"bad frame size {text!r}: expected WIDTHxHEIGHT, one of {allowed}")
+        raise CameraError(f"bad frame size {text!r}: expected WIDTHxHEIGHT, one of {allowed}",
+                          f"dimensione del fotogramma non valida {text!r}: serve LARGHEZZAxALTEZZA, "
+                          f"una di {allowed}")
     size = (int(match.group(1)), int(match.group(2)))
     if size not in SIZES:
-        raise CameraError(f"unsupported frame size {text!r}: the camera films {allowed}")
+        raise CameraError(f"unsupported frame size {text!r}: the camera films {allowed}",
+                          f"dimensione del fotogramma non supportata {text!r}: la camera riprende {allowed}")
     return size
 
 
