@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from engine.errors import TressetteError
 from table import commands
+from table.cli_parser import LANGUAGE, CommandParser, language_of
 from table.errors import TableError, error_word
 from vision.errors import VisionError, message_in
 
@@ -26,9 +27,11 @@ DEFAULT_COMMAND = "demo"
 USER_ERRORS: tuple[type[Exception], ...] = (TressetteError, TableError, VisionError, OSError)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, with every sub-command module under table/commands registered."""
-    parser = argparse.ArgumentParser(
+def build_parser(lang: str = "it") -> argparse.ArgumentParser:
+    """The full parser, with every sub-command module under table/commands registered; argparse's own
+    words (usage, errors) in ``lang``."""
+    parser = CommandParser(
+        lang=lang,
         prog="tressette",
         description="Tressette Table: segue una partita di Tressette e tiene il punteggio.",
     )
@@ -46,8 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list.insert(0, DEFAULT_COMMAND)  # `tressette --lang en` is the demo in English
-    parser = build_parser()
-    args = parser.parse_args(args_list)
+    lang = language_of(args_list)
+    parser = build_parser(lang)
+    token = LANGUAGE.set(lang)
+    try:
+        args = parser.parse_args(args_list)
+    finally:
+        LANGUAGE.reset(token)
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

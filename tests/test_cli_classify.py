@@ -234,9 +234,13 @@ def test_enroll_in_worker_processes_writes_the_profile_of_one(tmp_path: Path, ti
 @pytest.mark.parametrize("value", ["-1", "molte", "1.5"])
 def test_enroll_refuses_a_bad_count_of_head_views(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
-        main(["enroll", "--head-views", value, "--out", "x.npz", "deck"])
+        main(["enroll", "--head-views", value, "--out", "x.npz", "deck", "--lang", "en"])
     assert caught.value.code == 2
     assert f"--head-views: a whole number of 0 or more, got {value!r}" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["enroll", "--head-views", value, "--out", "x.npz", "deck"])
+    italian = capsys.readouterr().err
+    assert f"errore: argomento --head-views: un numero intero da 0 in su, non {value!r}" in italian
 
 
 def test_enroll_names_the_photos_it_could_not_cut_to_the_card(

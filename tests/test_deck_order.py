@@ -307,6 +307,10 @@ def test_suits_are_refused_without_in_order_or_when_they_are_not_suits(
     assert main(["enroll", "--suits", "c,d,s,b", "--out", "x.npz", str(forty_pictures)]) == 2
     assert "--suits va usato con --in-order" in capsys.readouterr().err
     with pytest.raises(SystemExit) as refused:
-        main(["enroll", "--in-order", "--suits", "c,d,x,b", "--out", "x.npz", str(forty_pictures)])
+        main(["enroll", "--in-order", "--suits", "c,d,x,b", "--out", "x.npz", str(forty_pictures),
+              "--lang", "en"])
     assert refused.value.code == 2
     assert "not suits: ['x']" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["enroll", "--in-order", "--suits", "c,d,x,b", "--out", "x.npz", str(forty_pictures)])
+    assert "non sono semi: ['x']" in capsys.readouterr().err

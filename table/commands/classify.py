@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES, is_card_code
+from engine.errors import Message
+from table.cli_parser import said
 from table.errors import error_word
 from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop_width
 from vision.deck_profile import DeckProfile
@@ -89,7 +91,9 @@ def whole_number_at_least(minimum: int) -> Callable[[str], int]:
         except ValueError:
             value = minimum - 1
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"a whole number of {minimum} or more, got {text!r}")
+            raise argparse.ArgumentTypeError(said(Message(
+                f"a whole number of {minimum} or more, got {text!r}",
+                f"un numero intero da {minimum} in su, non {text!r}")))
         return value
     return parse
 

@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
+from engine.errors import Message
+from table.cli_parser import said
 from table.commands.classify import positive_int, whole_number_at_least
 from table.errors import TableError, error_word
 from vision.classifier import CardClassifier
@@ -152,18 +154,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def parse_suit_order(text: str) -> tuple[str, ...]:
     """The four suits in the order written, by initial or by name in Italian or English
-    (``c,d,s,b``, ``coppe,denari,spade,bastoni``, ``cups,coins,swords,batons``); ValueError naming
+    (``c,d,s,b``, ``coppe,denari,spade,bastoni``, ``cups,coins,swords,batons``); TableError naming
     what is not a suit, or a suit missing or repeated."""
     names = {name: suit for names in SUIT_NAMES.values() for suit, name in names.items()}
     names.update({suit: suit for suit in SUITS})
     parts = [part.strip().lower() for part in text.split(",")]
     unknown = [part for part in parts if part not in names]
     if unknown:
-        raise ValueError(f"not suits: {unknown} (write the four suits in order, such as "
-                         f"coppe,denari,spade,bastoni or c,d,s,b)")
+        raise TableError(Message(f"not suits: {unknown} (write the four suits in order, such as "
+                                 "coppe,denari,spade,bastoni or c,d,s,b)",
+                                 f"non sono semi: {unknown} (scrivete i quattro semi in ordine, come "
+                                 "coppe,denari,spade,bastoni o c,d,s,b)"))
     suits = tuple(names[part] for part in parts)
     if sorted(suits) != sorted(SUITS):
-        raise ValueError(f"the four suits once each, in order; got {text!r}")
+        raise TableError(Message(f"the four suits once each, in order; got {text!r}",
+                                 f"i quattro semi, una volta ciascuno, in ordine; non {text!r}"))
     return suits
 
 
@@ -171,8 +176,8 @@ def suit_order(text: str) -> tuple[str, ...]:
     """argparse type: the four suits in order (``parse_suit_order``)."""
     try:
         return parse_suit_order(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except TableError as error:
+        raise argparse.ArgumentTypeError(said(error.message)) from None
 
 
 def describe_order(order: DeckOrder, lang: Lang = "it") -> str:

@@ -7,10 +7,11 @@ import json
 import random
 from typing import Any
 
-from engine.errors import RuleError
+from engine.errors import Message, RuleError
 from engine.record import RecordError
 from engine.rules import PRESETS, Rules
 from engine.simulate import simulate_match
+from table.cli_parser import said
 from table.errors import TableError
 from table.record_file import save_record
 
@@ -53,7 +54,9 @@ def parse_players(text: str) -> tuple[str, ...]:
     """``Anna,Bruno,Carla,Dario`` -> the names, spaces around them dropped."""
     names = tuple(name.strip() for name in text.split(","))
     if not all(names):
-        raise argparse.ArgumentTypeError(f"nomi separati da virgole, senza nomi vuoti: {text!r}")
+        raise argparse.ArgumentTypeError(said(Message(
+            f"names separated by commas, none empty: {text!r}",
+            f"nomi separati da virgole, senza nomi vuoti: {text!r}")))
     return names
 
 
@@ -61,7 +64,8 @@ def parse_rule(text: str) -> tuple[str, Any]:
     """``target=41`` -> ("target", 41): the value is read as JSON (numbers, true/false), else as text."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"atteso CHIAVE=VALORE, come target=41: {text!r}")
+        raise argparse.ArgumentTypeError(said(Message(f"expected KEY=VALUE, such as target=41: {text!r}",
+                                                      f"atteso CHIAVE=VALORE, come target=41: {text!r}")))
     try:
         parsed: Any = json.loads(value)
     except json.JSONDecodeError:
