@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from engine.errors import TressetteError
 from table import commands
-from table.cli_parser import LANGUAGE, CommandParser, language_of
+from table.cli_parser import LANGUAGE, CommandParser, language_of, say
 from table.errors import TableError, error_word
 from vision.errors import VisionError, message_in
 
@@ -33,7 +33,8 @@ def build_parser(lang: str = "it") -> argparse.ArgumentParser:
     parser = CommandParser(
         lang=lang,
         prog="tressette",
-        description="Tressette Table: segue una partita di Tressette e tiene il punteggio.",
+        description=say("Tressette Table: follows a game of Tressette and keeps the score.",
+                        "Tressette Table: segue una partita di Tressette e tiene il punteggio."),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
@@ -50,10 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list.insert(0, DEFAULT_COMMAND)  # `tressette --lang en` is the demo in English
     lang = language_of(args_list)
-    parser = build_parser(lang)
     token = LANGUAGE.set(lang)
     try:
-        args = parser.parse_args(args_list)
+        args = build_parser(lang).parse_args(args_list)
     finally:
         LANGUAGE.reset(token)
     try:

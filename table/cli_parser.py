@@ -55,8 +55,20 @@ def language_of(argv: Sequence[str]) -> str:
 
 
 def said(message: Message) -> str:
-    """The message in the language of the command line being parsed (Italian outside a parse)."""
+    """The message in the language of the command line being read (Italian outside one)."""
     return message.in_language(LANGUAGE.get())
+
+
+def say(english: str, italian: str) -> str:
+    """``said`` of the two texts: a help text or an argument's error in the command line's language."""
+    return said(Message(english, italian))
+
+
+def add_language_option(parser: argparse.ArgumentParser, english: str = "language of the messages",
+                        italian: str = "lingua dei messaggi") -> None:
+    """``--lang it|en``, Italian by default; ``english`` / ``italian`` say what it sets."""
+    parser.add_argument("--lang", choices=("it", "en"), default="it",
+                        help=say(f"{english}: it (the default) or en", f"{italian}: it (predefinita) o en"))
 
 
 def argparse_in_italian(message: str) -> str:

@@ -97,3 +97,19 @@ def test_the_help_is_headed_in_italian_or_in_english(capsys: pytest.CaptureFixtu
 ])
 def test_argparse_messages_in_italian(english: str, italian: str) -> None:
     assert argparse_in_italian(english) == italian
+
+
+ITALIAN_WORDS = ("predefinit", " il ", " la ", " della ", " delle ", " che ", " lingua ")
+ENGLISH_WORDS = ("default", " the ", " of ", " language ", " which ")
+
+
+@pytest.mark.parametrize("command", ["classify", "demo", "enroll", "render", "replay", "score", "simulate"])
+def test_every_commands_help_is_in_italian_or_in_english(command: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    texts = {}
+    for lang in ("it", "en"):
+        with pytest.raises(SystemExit):
+            main([command, "--help", "--lang", lang])
+        texts[lang] = capsys.readouterr().out.lower()
+    assert not [word for word in ITALIAN_WORDS if word in texts["en"]], texts["en"]
+    assert not [word for word in ENGLISH_WORDS if word in texts["it"]], texts["it"]

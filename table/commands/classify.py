@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.cards import CARD_CODES, is_card_code
 from engine.errors import Message
-from table.cli_parser import said
+from table.cli_parser import add_language_option, said, say
 from table.errors import error_word
 from vision.classifier import SMALL_CROP_WIDTH, CardClassifier, Prediction, crop_width
 from vision.deck_profile import DeckProfile
@@ -101,22 +101,35 @@ def whole_number_at_least(minimum: int) -> Callable[[str], int]:
 positive_int = whole_number_at_least(1)
 
 
+def model_help() -> str:
+    """The help of ``--model``, in the command line's language (classify and enroll)."""
+    return say("ONNX model (default models/cards.onnx)", "modello ONNX (predefinito models/cards.onnx)")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "classify",
-        help="riconosce le carte in immagini ritagliate (una riga JSON per immagine)",
-        description="Riconosce la carta in ogni immagine (un ritaglio della carta): "
-                    "una riga JSON per immagine.",
+        help=say("reads the cards in cropped pictures (one JSON line per picture)",
+                 "riconosce le carte in immagini ritagliate (una riga JSON per immagine)"),
+        description=say("Reads the card in each picture (a crop of the card): one JSON line per picture.",
+                        "Riconosce la carta in ogni immagine (un ritaglio della carta): "
+                        "una riga JSON per immagine."),
     )
     add = parser.add_argument
-    add("images", nargs="+", metavar="IMAGE", type=Path, help="ritagli di carte (jpg, png...)")
-    add("--deck", type=Path, metavar="DECK", help="profilo di un mazzo (da `tressette enroll`)")
-    add("--top", type=positive_int, metavar="K", help="aggiunge le K classi più probabili")
-    add("--threads", type=positive_int, default=1, metavar="N", help="thread (predefinito 1)")
-    add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
+    add("images", nargs="+", metavar="IMAGE", type=Path,
+        help=say("card crops (jpg, png...)", "ritagli di carte (jpg, png...)"))
+    add("--deck", type=Path, metavar="DECK",
+        help=say("a deck profile (from `tressette enroll`)", "profilo di un mazzo (da `tressette enroll`)"))
+    add("--top", type=positive_int, metavar="K",
+        help=say("adds the K likeliest classes", "aggiunge le K classi più probabili"))
+    add("--threads", type=positive_int, default=1, metavar="N",
+        help=say("threads (default 1)", "thread (predefinito 1)"))
+    add("--model", type=Path, metavar="PATH", help=model_help())
     add("--distinct", action="store_true",
-        help="le immagini mostrano carte diverse (un mazzo, una smazzata): nessuna carta letta due volte")
-    add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
+        help=say("the pictures show different cards (a deck, a deal): no card is read twice",
+                 "le immagini mostrano carte diverse (un mazzo, una smazzata): "
+                 "nessuna carta letta due volte"))
+    add_language_option(parser)
     parser.set_defaults(func=run)
 
 

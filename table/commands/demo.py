@@ -11,7 +11,8 @@ from importlib import resources
 
 from engine.cards import Lang
 from engine.record import parse_record
-from table.commands.replay import add_language_option, replay_text
+from table.cli_parser import add_language_option, say
+from table.commands.replay import replay_text
 
 DEMO_RECORD = "demo.jsonl"
 INTRO: dict[Lang, str] = {
@@ -24,10 +25,12 @@ INTRO: dict[Lang, str] = {
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "demo",
-        help="racconta la partita d'esempio inclusa (quello che fa `tressette` senza argomenti)",
-        description="La dimostrazione: racconta presa per presa la partita d'esempio inclusa.",
+        help=say("tells the bundled example match (what `tressette` does with no arguments)",
+                 "racconta la partita d'esempio inclusa (quello che fa `tressette` senza argomenti)"),
+        description=say("The demo: tells the bundled example match trick by trick.",
+                        "La dimostrazione: racconta presa per presa la partita d'esempio inclusa."),
     )
-    add_language_option(parser)
+    add_language_option(parser, "language of the telling", "lingua del racconto")
     parser.set_defaults(func=run)
 
 

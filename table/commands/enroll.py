@@ -34,8 +34,8 @@ from pathlib import Path
 
 from engine.cards import BACK, SUIT_NAMES, SUITS, Lang, parse_card
 from engine.errors import Message
-from table.cli_parser import said
-from table.commands.classify import positive_int, whole_number_at_least
+from table.cli_parser import add_language_option, said, say
+from table.commands.classify import model_help, positive_int, whole_number_at_least
 from table.errors import TableError, error_word
 from vision.classifier import CardClassifier
 from vision.clip_cards import VIDEO_SUFFIXES, ScanProgress, is_clip_path
@@ -119,36 +119,56 @@ MESSAGES = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "enroll",
-        help="registra un mazzo regionale dalle foto delle sue carte",
-        description="Registra il proprio mazzo: una foto per carta, chiamata col codice della carta "
-                    "(3c.jpg, 10b.png, back.jpg) o col suo nome (Tre di coppe.jpg, dorso.jpg); una "
-                    "seconda foto della stessa carta: 3c-2.jpg, oppure cartelle 3c/ con più foto.",
+        help=say("enrols a regional deck from photos of its cards",
+                 "registra un mazzo regionale dalle foto delle sue carte"),
+        description=say("Enrols your own deck: one photo per card, named by the card's code "
+                        "(3c.jpg, 10b.png, back.jpg) or by its name (Tre di coppe.jpg, dorso.jpg); a "
+                        "second photo of the same card: 3c-2.jpg, or folders 3c/ with several photos.",
+                        "Registra il proprio mazzo: una foto per carta, chiamata col codice della carta "
+                        "(3c.jpg, 10b.png, back.jpg) o col suo nome (Tre di coppe.jpg, dorso.jpg); una "
+                        "seconda foto della stessa carta: 3c-2.jpg, oppure cartelle 3c/ con più foto."),
     )
     add = parser.add_argument
     add("folder", type=Path, metavar="DIR|VIDEO",
-        help="cartella con le foto delle carte, oppure il video del mazzo ordinato mostrato carta per "
-             "carta alla telecamera (mp4, mkv, mov...): ogni carta posata sul tavolo e ripresa")
-    add("--out", type=Path, required=True, metavar="DECK", help="file del profilo da scrivere")
+        help=say("a folder of the cards' photos, or the video of the sorted deck shown card by card to "
+                 "the camera (mp4, mkv, mov...): each card laid on the table and filmed",
+                 "cartella con le foto delle carte, oppure il video del mazzo ordinato mostrato carta per "
+                 "carta alla telecamera (mp4, mkv, mov...): ogni carta posata sul tavolo e ripresa"))
+    add("--out", type=Path, required=True, metavar="DECK",
+        help=say("the profile file to write", "file del profilo da scrivere"))
     add("--in-order", action="store_true",
-        help="foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei "
-             "nomi; 40 foto, o 80 se il mazzo è fotografato due volte nello stesso ordine")
-    add("--suits", type=suit_order, metavar="SEMI",
-        help="con --in-order o un video: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni")
+        help=say("unnamed photos of a sorted deck (suit after suit, Asso to Re), in the order of their "
+                 "names; 40 photos, or 80 if the deck is photographed twice in the same order",
+                 "foto senza nome di un mazzo ordinato (seme dopo seme, dall'Asso al Re), nell'ordine dei "
+                 "nomi; 40 foto, o 80 se il mazzo è fotografato due volte nello stesso ordine"))
+    add("--suits", type=suit_order, metavar=say("SUITS", "SEMI"),
+        help=say("with --in-order or a video: the suits in the photos' order, "
+                 "such as coppe,denari,spade,bastoni",
+                 "con --in-order o un video: i semi nell'ordine delle foto, come coppe,denari,spade,bastoni"))
     add("--save-pictures", type=Path, metavar="DIR",
-        help="con --in-order o un video: scrive in DIR le immagini delle carte col nome della carta "
-             "(3c.jpg ...), da guardare o da registrare di nuovo senza --in-order")
+        help=say("with --in-order or a video: writes the cards' pictures to DIR named by card (3c.jpg ...), "
+                 "to look at or to enrol again without --in-order",
+                 "con --in-order o un video: scrive in DIR le immagini delle carte col nome della carta "
+                 "(3c.jpg ...), da guardare o da registrare di nuovo senza --in-order"))
     add("--views", type=positive_int, default=DEFAULT_VIEWS, metavar="N",
-        help=f"viste generate per foto (predefinito {DEFAULT_VIEWS})")
+        help=say(f"views made per photo (default {DEFAULT_VIEWS})",
+                 f"viste generate per foto (predefinito {DEFAULT_VIEWS})"))
     add("--head-views", type=whole_number_at_least(0), default=DEFAULT_HEAD_VIEWS, metavar="N",
-        help=f"viste difficili per foto per la testa del profilo (predefinito {DEFAULT_HEAD_VIEWS}; "
-             "meno per registrare prima su una macchina lenta, 384 per leggere un po' meglio le carte "
-             "che la telecamera vede piccole, in quasi il triplo del tempo; 0 per i soli prototipi)")
-    add("--seed", type=int, default=DEFAULT_SEED, help="seme delle viste generate")
+        help=say(f"hard views per photo for the profile's head (default {DEFAULT_HEAD_VIEWS}; fewer to "
+                 "enrol sooner on a slow machine, 384 to read the cards the camera sees small a little "
+                 "better, in nearly three times the time; 0 for the prototypes alone)",
+                 f"viste difficili per foto per la testa del profilo (predefinito {DEFAULT_HEAD_VIEWS}; "
+                 "meno per registrare prima su una macchina lenta, 384 per leggere un po' meglio le carte "
+                 "che la telecamera vede piccole, in quasi il triplo del tempo; 0 per i soli prototipi)"))
+    add("--seed", type=int, default=DEFAULT_SEED,
+        help=say("seed of the views made", "seme delle viste generate"))
     add("--threads", type=positive_int, default=machine_cores(), metavar="N",
-        help="processi che preparano e leggono le viste delle foto, in parallelo (predefinito: i core "
-             f"della macchina, {machine_cores()}); 1 per lasciare libera la macchina")
-    add("--model", type=Path, metavar="PATH", help="modello ONNX (predefinito models/cards.onnx)")
-    add("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
+        help=say("processes that make and read the photos' views, in parallel (default: the machine's "
+                 f"cores, {machine_cores()}); 1 to leave the machine free",
+                 "processi che preparano e leggono le viste delle foto, in parallelo (predefinito: i core "
+                 f"della macchina, {machine_cores()}); 1 per lasciare libera la macchina"))
+    add("--model", type=Path, metavar="PATH", help=model_help())
+    add_language_option(parser)
     parser.set_defaults(func=run)
 
 

@@ -16,6 +16,7 @@ from engine.errors import Message
 from engine.events import Draw, Event, Play
 from engine.record import Record
 from engine.score import score_events
+from table.cli_parser import add_language_option, say
 from table.errors import TableError
 from table.record_file import read_record
 from vision.decks import Deck, find_cards_root
@@ -35,26 +36,37 @@ SUMMARY = {
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "render",
-        help="filma una partita registrata come la vedrebbe la telecamera (video e verità)",
-        description="Filma una partita registrata come la vedrebbe la telecamera sopra il tavolo: "
-                    "un video mp4 e un file JSON Lines con la verità (carte, posizioni, prese).",
+        help=say("films a recorded match as the table camera would see it (video and truth)",
+                 "filma una partita registrata come la vedrebbe la telecamera (video e verità)"),
+        description=say("Films a recorded match as the camera above the table would see it: an mp4 video and "
+                        "a JSON Lines file with the truth (cards, positions, tricks).",
+                        "Filma una partita registrata come la vedrebbe la telecamera sopra il tavolo: "
+                        "un video mp4 e un file JSON Lines con la verità (carte, posizioni, prese)."),
     )
-    parser.add_argument("record", metavar="RECORD", help="file della partita (JSON Lines, RECORD.md)")
-    parser.add_argument("--out", required=True, metavar="CLIP.mp4", help="il video da scrivere (mp4)")
-    parser.add_argument("--truth", required=True, metavar="TRUTH.jsonl",
-                        help="il file della verità da scrivere")
-    parser.add_argument("--deck", default=None, metavar="DIR",
-                        help=f"cartella delle carte (predefinita: {DEFAULT_DECK} in ../shared/cards)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seme: lo stesso seme dà lo stesso video (predefinito 0)")
-    parser.add_argument("--difficulty", default="normal", choices=DIFFICULTIES,
-                        help="realismo (predefinito normal)")
-    parser.add_argument("--fps", type=float, default=10.0, help="fotogrammi al secondo (predefiniti 10)")
-    parser.add_argument("--size", default="1280x720", help="1280x720 (predefinito) o 1920x1080")
-    parser.add_argument("--hands", type=int, default=None, metavar="N", help="solo le prime N mani")
-    parser.add_argument("--contact", default=None, metavar="SHEET.png",
-                        help="scrive anche un foglio di provini (alcuni fotogrammi) in PNG")
-    parser.add_argument("--lang", choices=("it", "en"), default="it", help="lingua dei messaggi")
+    add = parser.add_argument
+    add("record", metavar="RECORD", help=say("the match file (JSON Lines, RECORD.md)",
+                                             "file della partita (JSON Lines, RECORD.md)"))
+    add("--out", required=True, metavar="CLIP.mp4",
+        help=say("the video to write (mp4)", "il video da scrivere (mp4)"))
+    add("--truth", required=True, metavar="TRUTH.jsonl",
+        help=say("the truth file to write", "il file della verità da scrivere"))
+    add("--deck", default=None, metavar="DIR",
+        help=say(f"the cards' folder (default: {DEFAULT_DECK} in ../shared/cards)",
+                 f"cartella delle carte (predefinita: {DEFAULT_DECK} in ../shared/cards)"))
+    add("--seed", type=int, default=0, help=say("seed: the same seed gives the same video (default 0)",
+                                                "seme: lo stesso seme dà lo stesso video (predefinito 0)"))
+    add("--difficulty", default="normal", choices=DIFFICULTIES,
+        help=say("realism (default normal)", "realismo (predefinito normal)"))
+    add("--fps", type=float, default=10.0,
+        help=say("frames per second (default 10)", "fotogrammi al secondo (predefiniti 10)"))
+    add("--size", default="1280x720", help=say("1280x720 (the default) or 1920x1080",
+                                               "1280x720 (predefinito) o 1920x1080"))
+    add("--hands", type=int, default=None, metavar="N",
+        help=say("only the first N hands", "solo le prime N mani"))
+    add("--contact", default=None, metavar="SHEET.png",
+        help=say("also writes a contact sheet (a few frames) as PNG",
+                 "scrive anche un foglio di provini (alcuni fotogrammi) in PNG"))
+    add_language_option(parser)
     parser.set_defaults(func=run)
 
 

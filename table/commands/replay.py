@@ -10,7 +10,8 @@ from engine.events import Claim, Draw
 from engine.record import Record
 from engine.rules import Rules
 from engine.state import MatchState
-from table.commands.score import score_json
+from table.cli_parser import add_language_option, say
+from table.commands.score import record_help, score_json
 from table.record_file import read_record
 from table.replay_text import Table, claim_line, draw_line, match_text
 
@@ -18,21 +19,20 @@ from table.replay_text import Table, claim_line, draw_line, match_text
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "replay",
-        help="racconta la partita presa per presa",
-        description="Racconta una partita registrata presa per presa: chi apre, cosa si gioca, chi prende "
-                    "e perché, i punti, gli accusi, il punteggio e chi vince.",
+        help=say("tells the match trick by trick", "racconta la partita presa per presa"),
+        description=say("Tells a recorded match trick by trick: who leads, what is played, who takes it "
+                        "and why, the points, the accusi, the score and who wins.",
+                        "Racconta una partita registrata presa per presa: chi apre, cosa si gioca, "
+                        "chi prende e perché, i punti, gli accusi, il punteggio e chi vince."),
     )
-    parser.add_argument("record", metavar="RECORD",
-                        help="il file della partita (JSON Lines); - legge lo standard input")
-    add_language_option(parser)
+    parser.add_argument("record", metavar="RECORD", help=record_help())
+    add_language_option(parser, "language of the telling", "lingua del racconto")
     parser.add_argument("--lenient", action="store_true",
-                        help="salta le righe illeggibili e gli eventi impossibili e li segnala alla fine")
+                        help=say("skips the unreadable lines and the impossible events and lists them "
+                                 "at the end",
+                                 "salta le righe illeggibili e gli eventi impossibili e li segnala "
+                                 "alla fine"))
     parser.set_defaults(func=run)
-
-
-def add_language_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=("it", "en"), default="it",
-                        help="lingua del racconto: it (predefinita) o en")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from engine.errors import Message
 from engine.flags import ILLEGAL_EVENT
 from engine.record import Record, RecordError
 from engine.score import ScoreReport, score_events
+from table.cli_parser import add_language_option, say
 from table.record_file import read_record
 
 UNREADABLE_LINE = "unreadable_line"
@@ -25,16 +26,25 @@ UNREADABLE_LINE = "unreadable_line"
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "score",
-        help="stampa il punteggio di una partita registrata, in JSON",
-        description="Stampa il punteggio di un file di partita (RECORD.md) come un oggetto JSON.",
+        help=say("prints the score of a recorded match, as JSON",
+                 "stampa il punteggio di una partita registrata, in JSON"),
+        description=say("Prints the score of a match file (RECORD.md) as a JSON object.",
+                        "Stampa il punteggio di un file di partita (RECORD.md) come un oggetto JSON."),
     )
-    parser.add_argument("record", metavar="RECORD",
-                        help="il file della partita (JSON Lines); - legge lo standard input")
+    parser.add_argument("record", metavar="RECORD", help=record_help())
     parser.add_argument("--lenient", action="store_true",
-                        help="salta le righe illeggibili e gli eventi impossibili e li elenca in flags")
-    parser.add_argument("--lang", choices=("it", "en"), default="it",
-                        help="lingua dei messaggi (flags, errori): it (predefinita) o en")
+                        help=say("skips the unreadable lines and the impossible events and lists them "
+                                 "in flags",
+                                 "salta le righe illeggibili e gli eventi impossibili e li elenca in flags"))
+    add_language_option(parser, "language of the messages (flags, errors)",
+                        "lingua dei messaggi (flags, errori)")
     parser.set_defaults(func=run)
+
+
+def record_help() -> str:
+    """The help of a command's RECORD argument, in the command line's language."""
+    return say("the match file (JSON Lines); - reads standard input",
+               "il file della partita (JSON Lines); - legge lo standard input")
 
 
 def run(args: argparse.Namespace) -> int:

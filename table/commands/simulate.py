@@ -11,7 +11,7 @@ from engine.errors import Message, RuleError
 from engine.record import RecordError
 from engine.rules import PRESETS, Rules
 from engine.simulate import simulate_match
-from table.cli_parser import said
+from table.cli_parser import add_language_option, said, say
 from table.errors import TableError
 from table.record_file import save_record
 
@@ -19,20 +19,28 @@ from table.record_file import save_record
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "simulate",
-        help="scrive la registrazione di una partita casuale ma regolare",
-        description="Gioca una partita intera a caso (solo giocate regolari) e ne scrive la registrazione "
-                    "(RECORD.md). Stesso seme, stessa partita.",
+        help=say("writes the record of a random but legal match",
+                 "scrive la registrazione di una partita casuale ma regolare"),
+        description=say("Plays a whole match at random (legal plays only) and writes its record "
+                        "(RECORD.md). Same seed, same match.",
+                        "Gioca una partita intera a caso (solo giocate regolari) e ne scrive "
+                        "la registrazione (RECORD.md). Stesso seme, stessa partita."),
     )
-    parser.add_argument("--preset", required=True, choices=tuple(PRESETS), help="le regole di base")
-    parser.add_argument("--seed", required=True, type=int, help="il seme del generatore casuale")
-    parser.add_argument("--out", metavar="FILE", help="il file da scrivere (predefinito: lo standard output)")
-    parser.add_argument("--players", metavar="A,B,C,D", type=parse_players,
-                        help="i nomi dei giocatori in ordine di gioco, separati da virgole")
-    parser.add_argument("--dealer", type=int, help="il posto di chi dà le carte nella prima mano")
-    parser.add_argument("--rule", metavar="KEY=VALUE", action="append", default=[], type=parse_rule,
-                        help="un'opzione delle regole sopra il preset, ripetibile: --rule target=41")
-    parser.add_argument("--lang", choices=("it", "en"), default="it",
-                        help="lingua dei messaggi d'errore: it (predefinita) o en")
+    add = parser.add_argument
+    add("--preset", required=True, choices=tuple(PRESETS), help=say("the base rules", "le regole di base"))
+    add("--seed", required=True, type=int,
+        help=say("the seed of the random generator", "il seme del generatore casuale"))
+    add("--out", metavar="FILE", help=say("the file to write (default: standard output)",
+                                          "il file da scrivere (predefinito: lo standard output)"))
+    add("--players", metavar="A,B,C,D", type=parse_players,
+        help=say("the players' names in playing order, separated by commas",
+                 "i nomi dei giocatori in ordine di gioco, separati da virgole"))
+    add("--dealer", type=int,
+        help=say("the seat that deals the first hand", "il posto di chi dà le carte nella prima mano"))
+    add("--rule", metavar="KEY=VALUE", action="append", default=[], type=parse_rule,
+        help=say("a rules option over the preset, repeatable: --rule target=41",
+                 "un'opzione delle regole sopra il preset, ripetibile: --rule target=41"))
+    add_language_option(parser, "language of the error messages", "lingua dei messaggi d'errore")
     parser.set_defaults(func=run)
 
 
