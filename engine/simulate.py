@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from engine.accusi import Combo, combos_in, declared_combos, new_combos
 from engine.cards import DECK, SUITS, Card
 from engine.declare import is_in_window
-from engine.errors import TressetteError
+from engine.errors import Message, TressetteError
 from engine.events import Accuso, Call, Claim, Draw, Event, Meta, Play
 from engine.hand import SECOND_DEAL_TRICK
 from engine.record import Header, Record
@@ -114,8 +114,12 @@ def simulate_match(rules: Rules, rng: random.Random, players: Sequence[str] | No
         clock.advance(_SHUFFLE_AND_DEAL)
         while state.hand_number == hand_number and not state.is_over:
             if len(events) >= max_events:
-                raise SimulationError(f"no winner after {max_events} events ({state!r}); "
-                                      "raise max_events or lower the target")
+                totals = ", ".join(map(str, state.totals))
+                raise SimulationError(Message(
+                    f"no winner after {max_events} events (totals {totals}, target {rules.target}); "
+                    "lower the target (or raise max_events)",
+                    f"nessun vincitore dopo {max_events} eventi (punteggio {totals}, "
+                    f"si gioca a {rules.target}); abbassate il punteggio da raggiungere (target)"))
             event = _next_event(state, views, deal, rng, clock)
             state = state.apply(event)
             events.append(event)

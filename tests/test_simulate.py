@@ -135,5 +135,9 @@ def test_rules_mapping_is_short_and_means_the_same_rules() -> None:
 
 
 def test_a_match_that_runs_too_long_stops_with_a_clear_error() -> None:
-    with pytest.raises(SimulationError, match="no winner after 50 events"):
+    with pytest.raises(SimulationError, match="no winner after 50 events") as caught:
         simulate_match(rules_for("classic"), random.Random(0), max_events=50)
+    assert "target 21); lower the target" in str(caught.value)
+    assert caught.value.italian is not None
+    assert caught.value.italian.startswith("nessun vincitore dopo 50 eventi (punteggio ")
+    assert caught.value.italian.endswith("si gioca a 21); abbassate il punteggio da raggiungere (target)")
