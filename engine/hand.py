@@ -43,7 +43,7 @@ def card_info(card: Card) -> CardInfo:
     """The table entry of ``card``; raises ``IllegalEventError`` for anything that is not a card."""
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
     if info is None:
-        raise IllegalEventError(Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
+        raise IllegalEventError(_not_a_card(card))
     return info
 
 
@@ -196,8 +196,7 @@ def play(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
     every fold, so it reads the per-card table once and builds the next ``Hand`` directly."""
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
     if info is None:
-        raise illegal(meta, event_words("play", repr(card), by), hand,
-                      Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
+        raise illegal(meta, event_words("play", repr(card), by), hand, _not_a_card(card))
     bit, suit, _strength, _thirds, card = info
     if by != hand[3]:
         hand = _lead_by_anyone(hand, card, by, meta)
@@ -372,7 +371,7 @@ def draw(rules: Rules, hand: Hand, card: Card, by: int, event_no: int,
     info = _INFO_BY_ID.get(id(card)) or _INFO_BY_VALUE.get(card)
     text = event_words("draw", info[4].code if info else repr(card), by)
     if info is None:
-        raise illegal(where, text, hand, Message(f"{card!r} is not a card", f"{card!r} non è una carta"))
+        raise illegal(where, text, hand, _not_a_card(card))
     if not extra.pending:
         raise illegal(where, text, hand, Message("no draw is due", "non c'è da pescare"))
     if by != extra.pending[0]:
@@ -415,6 +414,10 @@ def call(rules: Rules, hand: Hand, suit: str, by: int, where: Meta | int) -> Han
         raise illegal(where, text, hand, Message(f"{suit!r} is not a suit (c, d, s, b)",
                                                  f"{suit!r} non è un seme (c, d, s, b)"))
     return hand._replace(turn=hand.first, extra=hand.extra._replace(call=suit))
+
+
+def _not_a_card(thing: object) -> Message:
+    return Message(f"{thing!r} is not a card", f"{thing!r} non è una carta")
 
 
 def _already_played(card: Card) -> Message:
