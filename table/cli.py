@@ -28,20 +28,24 @@ USER_ERRORS: tuple[type[Exception], ...] = (TressetteError, TableError, VisionEr
 
 
 def build_parser(lang: str = "it") -> argparse.ArgumentParser:
-    """The full parser, with every sub-command module under table/commands registered; argparse's own
-    words (usage, errors) in ``lang``."""
-    parser = CommandParser(
-        lang=lang,
-        prog="tressette",
-        description=say("Tressette Table: follows a game of Tressette and keeps the score.",
-                        "Tressette Table: segue una partita di Tressette e tiene il punteggio."),
-    )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
-        module.register(subparsers)
+    """The full parser, with every sub-command module under table/commands registered; its help texts
+    and argparse's own words (usage, errors) in ``lang``."""
+    token = LANGUAGE.set(lang)
+    try:
+        parser = CommandParser(
+            lang=lang,
+            prog="tressette",
+            description=say("Tressette Table: follows a game of Tressette and keeps the score.",
+                            "Tressette Table: segue una partita di Tressette e tiene il punteggio."),
+        )
+        subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+        for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+            if module_info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
+            module.register(subparsers)
+    finally:
+        LANGUAGE.reset(token)
     return parser
 
 
@@ -51,9 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list.insert(0, DEFAULT_COMMAND)  # `tressette --lang en` is the demo in English
     lang = language_of(args_list)
-    token = LANGUAGE.set(lang)
+    parser = build_parser(lang)
+    token = LANGUAGE.set(lang)  # the commands' argument types word their errors in it
     try:
-        args = build_parser(lang).parse_args(args_list)
+        args = parser.parse_args(args_list)
     finally:
         LANGUAGE.reset(token)
     try:

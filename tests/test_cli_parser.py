@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from table.cli import main
+from table.cli import build_parser, main
 from table.cli_parser import LANGUAGE, argparse_in_italian, language_of
 
 
@@ -113,3 +113,10 @@ def test_every_commands_help_is_in_italian_or_in_english(command: str,
         texts[lang] = capsys.readouterr().out.lower()
     assert not [word for word in ITALIAN_WORDS if word in texts["en"]], texts["en"]
     assert not [word for word in ENGLISH_WORDS if word in texts["it"]], texts["it"]
+
+
+def test_a_parser_built_in_english_is_english_throughout() -> None:
+    help_text = build_parser("en").format_help()
+    assert help_text.startswith("usage: tressette")
+    assert "follows a game of Tressette" in help_text and "prints the score" in help_text
+    assert LANGUAGE.get() == "it"
