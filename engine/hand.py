@@ -167,7 +167,7 @@ _EVENT_WORDS: dict[str, Message] = {
     "draw": Message("draw {detail} by {by}", "il posto {by} pesca {detail}"),
     "accuso": Message("accuso {detail} by {by}", "il posto {by} accusa {detail}"),
     "call": Message("call {detail} by {by}", "il posto {by} chiama {detail}"),
-    "claim": Message("claim {detail}", "il lato {detail} chiama fuori"),
+    "claim": Message("claim {detail}", "il lato {detail} si chiama fuori"),
 }
 
 

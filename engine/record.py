@@ -296,7 +296,7 @@ def _parse_event(kind: str, mapping: Mapping[str, Any], meta: Meta, seats: int) 
     if kind == "claim":
         if "by" in mapping:
             raise _key_error("by", 'a claim names the side that claims, e.g. {"claim": 0}',
-                             'chi chiama fuori è un lato, scritto come {"claim": 0}')
+                             'chi si chiama fuori è un lato, scritto come {"claim": 0}')
         side = mapping["claim"]
         if not _is_int(side) or not 0 <= side < seats:
             raise _key_error("claim", f"expected a side (or player) index 0..{seats - 1}, got {side!r}",

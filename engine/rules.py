@@ -155,7 +155,7 @@ class Rules:
                            or len(self.sides) != 2):
             raise _bad("claim = true needs two fixed sides scoring points "
                        f"(sides = {self.sides!r}, scoring = {self.scoring!r})",
-                       "claim = true vuole due coppie fisse che contano i punti "
+                       "claim = true vuole due squadre fisse che contano i punti "
                        f"(sides = {self.sides!r}, scoring = {self.scoring!r})")
         if self.sides == "called" and self.first_lead == "four_of_denari":
             raise _bad("first_lead = 'four_of_denari' cannot go with sides = 'called': the first "
@@ -188,13 +188,13 @@ def _check_seats_and_sides(rules: Rules) -> None:
         if flat != list(range(seats)) or len(rules.sides) != 2 or any(not side for side in rules.sides):
             shown = [list(side) for side in rules.sides]
             raise _bad(f"sides = {shown!r} must split seats 0..{seats - 1} into two sides, each seat once",
-                       f"sides = {shown!r} deve dividere i posti 0..{seats - 1} in due coppie, "
+                       f"sides = {shown!r} deve dividere i posti 0..{seats - 1} in due squadre, "
                        "ogni posto una volta")
     if rules.scoring == "avoid" and rules.sides != "alone":
         raise _bad(f"scoring = 'avoid' (traversone) is played each alone: sides = 'alone', "
                    f"not {rules.sides!r}; two sides need scoring = 'points' or 'hands'",
                    f"scoring = 'avoid' (traversone) si gioca ognuno per sé: sides = 'alone', "
-                   f"non {rules.sides!r}; due coppie vogliono scoring = 'points' o 'hands'")
+                   f"non {rules.sides!r}; due squadre vogliono scoring = 'points' o 'hands'")
     if rules.sides == "alone" and rules.scoring != "avoid":
         raise _bad(f"sides = 'alone' is for avoiding points (traversone); scoring = {rules.scoring!r}",
                    f"sides = 'alone' è per chi evita i punti (traversone); scoring = {rules.scoring!r}")
@@ -213,11 +213,11 @@ def _check_seats_and_sides(rules: Rules) -> None:
                    f"sides = 'called' (chiamata del tre) vuole 4 posti; seats = {seats}")
     if rules.scoring == "hands" and rules.sides == "alone":
         raise _bad("scoring = 'hands' needs two sides, got sides = 'alone'",
-                   "scoring = 'hands' vuole due coppie, non sides = 'alone'")
+                   "scoring = 'hands' vuole due squadre, non sides = 'alone'")
     if rules.scoring == "points" and rules.sides in ("called", "dummy"):
         raise _bad(f"sides = {rules.sides!r} changes every hand, so it scores by hands won "
                    "(scoring = 'hands'), not 'points'",
-                   f"con sides = {rules.sides!r} le coppie cambiano a ogni mano, quindi si contano le mani "
+                   f"con sides = {rules.sides!r} le squadre cambiano a ogni mano, quindi si contano le mani "
                    "vinte (scoring = 'hands'), non i punti ('points')")
     if seats not in (2, 4, 5):
         default_sides(seats)

@@ -375,7 +375,7 @@ def _claim(rules: Rules, hand: Hand, progress: _Progress, count: int, side: int,
     """A side claims the target with what it holds: right, it wins; wrong, it loses (and is flagged)."""
     if not rules.claim:
         why = Message(f"claims are not allowed in this match (option claim = false) ({hand.describe('en')})",
-                      "in questa partita non si chiama fuori (opzione claim = false) "
+                      "in questa partita non ci si chiama fuori (opzione claim = false) "
                       f"({hand.describe('it')})")
         raise IllegalEventError(joined(place_words(where), event_words("claim", side), why))
     if side.__class__ is not int or side not in (0, 1):

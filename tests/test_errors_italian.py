@@ -79,8 +79,8 @@ def win_at_once() -> MatchState:
      "il posto 0 l'ha già accusato"),
     (win_at_once, Play(c("2c"), 0), "la partita è finita (vince 0, target all'evento 4)"),
     (lambda: play_cards(start(), "1c"), Claim(0),
-     "il lato 0 chiama fuori: in questa partita non si chiama fuori (opzione claim = false)"),
-    (lambda: start("fitres"), Claim(2), "il lato 2 chiama fuori: non c'è il lato 2 (lati 0 e 1)"),
+     "il lato 0 si chiama fuori: in questa partita non ci si chiama fuori (opzione claim = false)"),
+    (lambda: start("fitres"), Claim(2), "il lato 2 si chiama fuori: non c'è il lato 2 (lati 0 e 1)"),
     (lambda: start(Rules.from_mapping({"first_lead": "four_of_denari"})), Draw(c("3c"), 0),
      "può aprire chiunque (Quattro di denari)"),
 ])
