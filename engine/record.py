@@ -60,9 +60,13 @@ class _LineError(TressetteError):
     """Internal: a problem found in one line's object, before the reader adds the file and line."""
 
 
-def _key_error(key: str, english: str, italian: str) -> _LineError:
+def _key_problem(key: str, english: str, italian: str) -> Message:
     """A problem with one key of the line's object, named first: ``key "by": ...`` / ``chiave "by": ...``."""
-    return _LineError(Message(f'key "{key}": {english}', f'chiave "{key}": {italian}'))
+    return Message(f'key "{key}": {english}', f'chiave "{key}": {italian}')
+
+
+def _key_error(key: str, english: str, italian: str) -> _LineError:
+    return _LineError(_key_problem(key, english, italian))
 
 
 @dataclass(frozen=True)
@@ -437,20 +441,20 @@ class _Corrections:
     def _check_target(self, key: str, target: int, line: int, number: int) -> None:
         if target in self.correction_lines:
             where = self.correction_lines[target]
-            raise RecordError(self.name, line, _key_error(
+            raise RecordError(self.name, line, _key_problem(
                 key,
                 f"event {target} (line {where}) is itself a correction; {key} the original event instead",
                 f"l'evento {target} (riga {where}) è a sua volta una correzione; "
-                f'metti "{key}" sull\'evento originale').message, number)
+                f'metti "{key}" sull\'evento originale'), number)
         if target in self.undone:
             undo_line = self.undone[target]
-            raise RecordError(self.name, line, _key_error(
+            raise RecordError(self.name, line, _key_problem(
                 key, f"event {target} was already withdrawn by the undo on line {undo_line}",
-                f"l'evento {target} è già stato ritirato dall'undo della riga {undo_line}").message, number)
+                f"l'evento {target} è già stato ritirato dall'undo della riga {undo_line}"), number)
         if target not in self.plain_lines:
-            raise RecordError(self.name, line, _key_error(
+            raise RecordError(self.name, line, _key_problem(
                 key, f"there is no readable event {target} to correct",
-                f"non c'è un evento {target} leggibile da correggere").message, number)
+                f"non c'è un evento {target} leggibile da correggere"), number)
 
 
 class _Reader:
