@@ -100,3 +100,44 @@ def test_a_pool_refuses_a_restyle_share_outside_zero_to_one() -> None:
     with pytest.raises(DatasetError, match=r"p_restyle.*1\.5"):
         render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
                     augmentations=Augmentations(p_restyle=1.5))
+
+
+def test_a_tinted_ink_prints_the_black_frame_in_a_colour_and_keeps_paper_and_the_red_pip() -> None:
+    card = red_pip_card()
+    settings = replace(NOTHING, p_ink_tint=1.0)
+    tinted = [restyle(card, np.random.default_rng(seed), settings) for seed in range(8)]
+    for print_ in tinted:
+        frame = print_[4, 50].astype(int)
+        assert frame.max() - frame.min() >= 40  # black no more: a colour
+        assert print_[20, 50].min() >= 250  # paper
+        assert np.abs(print_[75, 50].astype(int) - card[75, 50]).max() <= 2  # the red pip as printed
+    assert len({tuple(print_[4, 50]) for print_ in tinted}) >= 6  # a colour of its own each time
+
+
+def test_no_ink_tint_draws_no_number_so_earlier_prints_stay_the_same() -> None:
+    card = red_pip_card()
+    rng, also = np.random.default_rng(9), np.random.default_rng(9)
+    assert np.array_equal(restyle(card, rng), restyle(card, also, RestyleSettings(p_ink_tint=0.0)))
+    assert rng.random() == also.random()
+
+
+def test_a_pool_refuses_an_ink_tint_share_outside_zero_to_one() -> None:
+    with pytest.raises(DatasetError, match=r"p_ink_tint.*-0\.2"):
+        render_pool(Path("/nowhere"), ["some-style"], 10, 64, 96, seed=0,
+                    augmentations=Augmentations(p_ink_tint=-0.2))
+
+
+def test_an_ink_tint_share_names_its_pool_only_when_used() -> None:
+    assert Augmentations(p_restyle=0.5, p_ink_tint=0.4).cache_key()[-1] == ["ink_tint", 0.4]
+    assert Augmentations(p_restyle=0.5).cache_key() == [0.5, 0.0]  # the pools made before it keep their names
+
+
+def test_crops_are_tinted_only_when_asked() -> None:
+    art = prepare_artwork(red_pip_card())
+    restyled = render_card_crop(art, np.random.default_rng(3), settings=CropSettings(p_restyle=1.0))
+    also = render_card_crop(art, np.random.default_rng(3),
+                            settings=CropSettings(p_restyle=1.0, p_ink_tint=0.0))
+    tinted = render_card_crop(art, np.random.default_rng(3),
+                              settings=CropSettings(p_restyle=1.0, p_ink_tint=1.0))
+    assert np.array_equal(restyled, also)
+    assert tinted.shape != restyled.shape or not np.array_equal(tinted, restyled)

@@ -22,7 +22,7 @@ import numpy as np
 from vision.crop_textures import draw_fingers, procedural_back, table_texture
 from vision.errors import VisionError
 from vision.photometric import apply_camera, apply_lighting, sample_effects
-from vision.restyle import restyle
+from vision.restyle import RestyleSettings, restyle
 
 
 class CropError(VisionError):
@@ -80,6 +80,9 @@ class CropSettings:
     # Training only: the share of crops whose artwork is redrawn as another deck's print
     # (``vision.restyle``); 0 shows the deck as it is, as evaluation and enrolment need.
     p_restyle: float = 0.0
+    # Training only: of the restyled crops, the share whose black ink is printed in a colour
+    # (``vision.restyle``, ``p_ink_tint``).
+    p_ink_tint: float = 0.0
     # Evaluation only: the card turned by this many degrees, either way, inside an upright crop cut round
     # it (a phone photo cut to a rectangle round a card that lay askew); 0 draws nothing more.
     tilt_degrees: float = 0.0
@@ -312,7 +315,7 @@ def render_card_crop(
     fitted = _fit_artwork(art, card_w, card_h)
     image = _vary_artwork(fitted.image, rng)
     if settings.p_restyle > 0.0 and rng.random() < settings.p_restyle:
-        image = restyle(image, rng)
+        image = restyle(image, rng, RestyleSettings(p_ink_tint=settings.p_ink_tint))
     varied = Artwork(image=image, alpha=fitted.alpha)
     canvas = _composite(canvas, varied, quad, rng)
     if occluders and rng.random() < settings.p_other_card:

@@ -12,7 +12,10 @@ changes the first group at random so that the model has to learn the second:
 - saturation from washed-out to vivid, and rarely a grey print (by luminance);
 - thicker or thinner lines (a blend towards a grey-level erosion or dilation);
 - a smooth elastic warp of the drawing (figures and pips a little differently drawn);
-- rarely a posterised, flat-colour print.
+- rarely a posterised, flat-colour print;
+- where asked (``p_ink_tint``, the trainer's ``--ink-tint``), the black ink printed in a colour, as a
+  four-colour deck prints its clubs green and its spades (or other suits) in colours of their own: then
+  a suit's colour tells nothing, and only its shape names it.
 
 Everything is drawn from the ``numpy.random.Generator`` passed in. No torch here.
 """
@@ -37,6 +40,7 @@ class RestyleSettings:
     p_warp: float = 0.5
     max_warp: float = 0.025  # share of the card's width
     p_posterise: float = 0.12
+    p_ink_tint: float = 0.0  # 0 draws no random number: prints made without it stay the same
 
 
 def _remap_hue(hsv: np.ndarray, rng: np.random.Generator, settings: RestyleSettings) -> None:
@@ -58,6 +62,20 @@ def _recolour(image: np.ndarray, rng: np.random.Generator, settings: RestyleSett
         _remap_hue(hsv, rng, settings)
     hsv[:, :, 1] *= float(np.exp(rng.normal(0.0, settings.saturation_sigma)))
     return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def _tint_ink(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The grey and black ink printed in one random colour instead: each unsaturated pixel keeps how far
+    it lies from white paper, along the line from white to that colour; coloured inks and paper stay."""
+    hue = rng.uniform(0.0, 180.0)
+    ink_hsv = np.array([[[hue, rng.uniform(0.55, 1.0) * 255, rng.uniform(0.35, 0.8) * 255]]], np.float32)
+    ink = cv2.cvtColor(ink_hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).reshape(3).astype(np.float32)
+    pixels = image.astype(np.float32)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    greyness = np.clip((0.3 - hsv[:, :, 1:2] / 255.0) / 0.15, 0.0, 1.0)
+    darkness = 1.0 - hsv[:, :, 2:3] / 255.0
+    tinted = 255.0 - darkness * (255.0 - ink)
+    return np.clip(greyness * tinted + (1.0 - greyness) * pixels, 0, 255).astype(np.uint8)
 
 
 def _restroke(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -93,6 +111,8 @@ def restyle(image: np.ndarray, rng: np.random.Generator,
     """The BGR uint8 artwork ``image`` as printed by another deck maker (same size and outline)."""
     settings = settings or RestyleSettings()
     out = _recolour(image, rng, settings)
+    if settings.p_ink_tint > 0.0 and rng.random() < settings.p_ink_tint:
+        out = _tint_ink(out, rng)
     if rng.random() < settings.p_stroke and min(out.shape[:2]) >= 24:
         out = _restroke(out, rng)
     if rng.random() < settings.p_warp and min(out.shape[:2]) >= 24:

@@ -88,7 +88,8 @@ class Augmentations:
     style with corner indices drawn with the pips of another number card of its suit, then only where
     its index can be read (``vision.figure_swap.number_donors``); ``p_jumbo_index``: a card of a style
     with corner indices printed with its index enlarged (``vision.jumbo_index``), after any swap, then
-    only where its index can be read.
+    only where its index can be read; ``p_ink_tint``: of the restyled cards, the share whose black ink is
+    printed in a colour, as a four-colour deck prints its clubs and spades (``vision.restyle``).
     """
 
     p_restyle: float = 0.0
@@ -101,6 +102,7 @@ class Augmentations:
     synth_share: float = 0.0
     p_number_swap: float = 0.0
     p_jumbo_index: float = 0.0
+    p_ink_tint: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -128,6 +130,8 @@ class Augmentations:
             key.append(["number_swap", self.p_number_swap])
         if self.p_jumbo_index:
             key.append(["jumbo_index", self.p_jumbo_index])
+        if self.p_ink_tint:
+            key.append(["ink_tint", self.p_ink_tint])
         return key
 
 
@@ -222,7 +226,7 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
                 shares: Augmentations = NO_AUGMENTATIONS) -> tuple[np.ndarray, int, int]:
     """One (crop, class index, style index) triple: a style and a class at random, then a rendered crop,
     its card drawn in the trainer's ways by ``shares``."""
-    settings = CropSettings(p_restyle=shares.p_restyle)
+    settings = CropSettings(p_restyle=shares.p_restyle, p_ink_tint=shares.p_ink_tint)
     if shares.italian_share or shares.pysol_share or shares.synth_share:
         names = tuple(style.name for style in styles)
         weights = _cached_draw_weights(names, shares.italian_share, shares.pysol_share, shares.synth_share)

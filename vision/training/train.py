@@ -114,6 +114,7 @@ class TrainConfig:
     lite0_lr: float = 0.25
     number_swap: float = 0.0
     jumbo_index: float = 0.0
+    ink_tint: float = 0.0
     device: str = "cpu"
 
     @property
@@ -121,7 +122,8 @@ class TrainConfig:
         """The shares of the training cards drawn in each of the trainer's ways."""
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
                              self.italian_share, self.pysol_share, self.synth_share,
-                             p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index)
+                             p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index,
+                             p_ink_tint=self.ink_tint)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -355,6 +357,7 @@ SHARES: dict[str, str] = {
     "numeral_swap": "a share of the Italian number cards",
     "number_swap": "a share of the indexed number cards",
     "jumbo_index": "a share of the indexed cards",
+    "ink_tint": "a share of the restyled cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -404,7 +407,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         suit_rank=args.suit_rank, full_trunk=args.full_trunk, average_from=args.average_from,
         keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
         lite0_lr=args.lite0_lr,
-        number_swap=args.number_swap, jumbo_index=args.jumbo_index, device=args.device,
+        number_swap=args.number_swap, jumbo_index=args.jumbo_index, ink_tint=args.ink_tint,
+        device=args.device,
     )
 
 
@@ -446,6 +450,10 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
                         help="share of the cards of decks with corner indices printed with their index "
                              f"enlarged {JUMBO_SCALE[0]} to {JUMBO_SCALE[1]} times, as a jumbo-index deck "
                              "prints it (validation: none)")
+    parser.add_argument("--ink-tint", type=float, default=TrainConfig.ink_tint,
+                        help="share of the restyled cards whose black ink is printed in a colour, as a "
+                             "four-colour deck prints its clubs and spades, so that a suit's colour "
+                             "tells nothing (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
