@@ -15,7 +15,8 @@ another card's pips; ``--half-mix`` of the cards drawn with their lower part fro
 ``vision.training.synth_latin``; these four tried and not shipped, see ``models/NOTEBOOK.md``;
 ``--number-swap`` of the number cards of decks with corner indices drawn with another number card's
 pips, so that it reads their index; ``--jumbo-index`` of the cards of those decks printed with their
-index enlarged, ``vision.jumbo_index``), trains CardNet (``--corner``: with a branch reading the
+index enlarged, ``vision.jumbo_index``; ``--ink-tint`` of the restyled cards printed with their black
+ink in a colour, so that a suit is told by its shape), trains CardNet (``--corner``: with a branch reading the
 top-left corner, ``--corner-width`` x ``--corner-height`` input pixels, at twice the resolution, the
 input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that resolution;
 ``--mixstyle``: early feature statistics mixed between crops;
