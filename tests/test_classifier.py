@@ -426,7 +426,7 @@ def test_cards_lying_askew_in_their_crops_are_read_by_default() -> None:
     as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
     right = sum(p.card == c for p, c in zip(straight, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
-    assert right >= 11 and right_as_cut <= 6, (right, right_as_cut)  # measured: 13 and 3
+    assert right >= 11 and right_as_cut <= 6, (right, right_as_cut)  # measured: 13 and 2
 
 
 @needs_cards
@@ -436,7 +436,7 @@ def test_cards_with_much_table_round_them_are_read_by_default() -> None:
     as_cut = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)
     right = sum(p.card == c for p, c in zip(cut_again, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
-    assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 13 and 1
+    assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 15 and 5
 
 
 @pytest.mark.parametrize(("height", "width", "square"), [(120, 99, True), (120, 98, False), (100, 120, True),
@@ -445,21 +445,75 @@ def test_a_crop_is_square_from_0_82_of_its_longer_side(height: int, width: int, 
     assert is_square_crop(np.zeros((height, width, 3), np.uint8)) is square
 
 
+@needs_cards
 def test_a_square_crop_is_looked_at_however_sure_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card turned by 30 degrees stands in a square crop and may be read wrong but sure: such a
-    crop is looked at whatever its reading, unless looking is off (``recut_below`` 0)."""
+    crop is looked at whatever its reading, unless looking is off (``recut_below`` 0); a card's own
+    crop, read surely as a card, is not."""
     looked: list[tuple[int, ...]] = []
 
     def finder(crop: np.ndarray) -> None:
         looked.append(crop.shape)
 
+    card = cards_and_noise(seed=5)[0]
+    crops = [cv2.resize(card, (100, 120)), card, cv2.resize(card, (120, 100))]
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops[1:2])[0]
+    assert plain.card in CARD_CODES and plain.confidence > 0.9, plain  # the model knows this style
     monkeypatch.setattr(vision.classifier, "recut", finder)
-    crops = [np.full(shape, 200, np.uint8) for shape in [(120, 100, 3), (120, 70, 3), (100, 120, 3)]]
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)  # no reading is that unsure
     assert looked == [(120, 100, 3), (100, 120, 3)]
     looked.clear()
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).read(crops)
     assert looked == []
+
+
+def test_a_crop_read_as_none_is_looked_at_however_sure_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card with much table round it can be read, surely, as no card: a crop read ``none`` is
+    looked at for a card whatever its probability, unless looking is off (``recut_below`` 0)."""
+    looked: list[tuple[int, ...]] = []
+
+    def finder(crop: np.ndarray) -> None:
+        looked.append(crop.shape)
+
+    crops = [np.full((120, 70, 3), 200, np.uint8)]  # plain grey: no card
+    reading = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)[0]
+    assert reading.card == NONE and reading.confidence > 0.5, reading
+    monkeypatch.setattr(vision.classifier, "recut", finder)
+    CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)
+    assert looked == [(120, 70, 3)]
+    looked.clear()
+    CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).read(crops)
+    assert looked == []
+
+
+@needs_cards
+def test_a_crop_read_as_none_takes_its_card_cut_again_where_that_reads_surely_as_a_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Much table round a card can make the model surer of ``none`` than of the card cut out of it: a
+    crop read ``none`` takes its cut view's reading where that reads a card (or a back) at
+    ``recut_below`` or more, even less surely than the ``none``; under ``recut_below``, only where
+    surer."""
+    assert CARDS_ROOT is not None
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=0.0)
+    faces = [prepare_artwork(read_image(find_image(CARDS_ROOT / "gnome-dondorf", c))) for c in ("1d", "5s")]
+    tables = [render_none_crop(np.random.default_rng(seed), faces, kind="table") for seed in range(6)]
+    table_readings = plain.read(tables).probabilities
+    assert (table_readings.argmax(axis=1) == CLASS_LABELS.index(NONE)).all()
+    table = tables[int(table_readings.max(axis=1).argmax())]
+    none_probability = float(table_readings.max())
+    cards, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 12, seed=0)
+    card_best = plain.read(cards).probabilities.max(axis=1)
+    candidates = np.flatnonzero((card_best >= 0.9) & (card_best < none_probability))
+    assert candidates.size, (none_probability, card_best)  # a card read surely, but less than the table
+    card = cards[int(candidates[0])]
+    cut = plain.read([card])
+    monkeypatch.setattr(vision.classifier, "recut", lambda crop: card)
+
+    taken = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=0.9).read([table])
+    np.testing.assert_allclose(taken.probabilities, cut.probabilities, atol=1e-5)
+    unsure_card = float(card_best[int(candidates[0])]) + 1e-6  # the card's reading now counts as unsure
+    kept = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=unsure_card).read([table])
+    np.testing.assert_allclose(kept.probabilities, plain.read([table]).probabilities, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", ["unsure_below", "turned_below", "recut_below"])

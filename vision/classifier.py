@@ -21,7 +21,10 @@ lying askew in it or with much table round it (``vision.recut``: a phone photo c
 a card turned on the table, or hardly cut); where one is found, the card cut again, upright and close,
 is read too (turned by the same rule) and, where that reading is surer, it and its crop take the place
 of the first (``recut_below`` 0 never looks). A crop as square as a card turned far inside it stands
-in (``SQUARE_CROP_FROM``) is looked at however sure its reading.
+in (``SQUARE_CROP_FROM``) is looked at however sure its reading, and so is a crop first read as no card
+(``none``): a card with much table round it can look like table alone, surely. Such a crop takes the
+reading of its card cut again where that reads a card or a back at ``recut_below`` or more, even if less
+surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at").
 By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
 cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
 its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
@@ -48,7 +51,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from engine.cards import CLASS_LABELS
+from engine.cards import CLASS_LABELS, NONE
 from vision.cpu import this_machine_has_overflowing_byte_products
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
@@ -129,6 +132,9 @@ class _ViewSums:
     embeddings: np.ndarray
     features: np.ndarray | None
     views: np.ndarray
+
+    def best_class(self) -> np.ndarray:
+        return self.probabilities.argmax(axis=1)
 
     def best_probability(self) -> np.ndarray:
         return self.probabilities.max(axis=1) / self.views
@@ -355,6 +361,7 @@ class CardClassifier:
         self.turned_below = turned_below
         self.recut_below = recut_below
         self.bank = bank
+        self._none_index = info.labels.index(NONE)  # parse_model_info holds the labels to CLASS_LABELS
 
     @classmethod
     def load(
@@ -450,17 +457,23 @@ class CardClassifier:
     def _recut_where_surer(self, crops: Sequence[np.ndarray],
                            sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
         """The crops, and their readings, with each crop read unsure (under ``recut_below``), or square
-        (``is_square_crop``) where looking is on, in which a card lies askew or loose replaced by that
-        card cut again (``vision.recut``) where the card so cut reads surer."""
+        (``is_square_crop``) or read as ``none`` where looking is on, in which a card lies askew or loose
+        replaced by that card cut again (``vision.recut``) where the card so cut reads surer, or, for a
+        crop read ``none``, reads a card or a back at ``recut_below`` or more."""
         looked = sums.best_probability() < self.recut_below
         if self.recut_below > 0:
             looked |= np.array([is_square_crop(crop) for crop in crops])
+            looked |= sums.best_class() == self._none_index
         views = {int(i): recut(crops[i]) for i in np.flatnonzero(looked)}
         rows = np.array([i for i, view in views.items() if view is not None], np.intp)
         if not rows.size:
             return crops, sums
         more = self._read_views([views[i] for i in rows])
+        read_none = sums.best_class()[rows] == self._none_index
+        cut_reads_a_card_surely = ((more.best_class() != self._none_index)
+                                   & (more.best_probability() >= self.recut_below))
         surer = more.best_probability() > sums.best_probability()[rows]
+        surer |= read_none & cut_reads_a_card_surely
         if not surer.any():
             return crops, sums
         chosen = list(crops)
