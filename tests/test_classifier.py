@@ -445,45 +445,46 @@ def test_a_crop_is_square_from_0_82_of_its_longer_side(height: int, width: int, 
     assert is_square_crop(np.zeros((height, width, 3), np.uint8)) is square
 
 
-@needs_cards
-def test_a_square_crop_is_looked_at_however_sure_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A card turned by 30 degrees stands in a square crop and may be read wrong but sure: such a
-    crop is looked at whatever its reading, unless looking is off (``recut_below`` 0); a card's own
-    crop, read surely as a card, is not."""
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """The shapes of the crops the classifier looks at for a card askew or loose (its finder replaced by
+    one that records and finds nothing)."""
     looked: list[tuple[int, ...]] = []
 
     def finder(crop: np.ndarray) -> None:
         looked.append(crop.shape)
 
+    monkeypatch.setattr(vision.classifier, "recut", finder)
+    return looked
+
+
+@needs_cards
+def test_a_square_crop_is_looked_at_however_sure_its_reading(looks: list[tuple[int, ...]]) -> None:
+    """A card turned by 30 degrees stands in a square crop and may be read wrong but sure: such a
+    crop is looked at whatever its reading, unless looking is off (``recut_below`` 0); a card's own
+    crop, read surely as a card, is not."""
     card = cards_and_noise(seed=5)[0]
     crops = [cv2.resize(card, (100, 120)), card, cv2.resize(card, (120, 100))]
     plain = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops[1:2])[0]
     assert plain.card in CARD_CODES and plain.confidence > 0.9, plain  # the model knows this style
-    monkeypatch.setattr(vision.classifier, "recut", finder)
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)  # no reading is that unsure
-    assert looked == [(120, 100, 3), (100, 120, 3)]
-    looked.clear()
+    assert looks == [(120, 100, 3), (100, 120, 3)]
+    looks.clear()
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).read(crops)
-    assert looked == []
+    assert looks == []
 
 
-def test_a_crop_read_as_none_is_looked_at_however_sure_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crop_read_as_none_is_looked_at_however_sure_its_reading(looks: list[tuple[int, ...]]) -> None:
     """A card with much table round it can be read, surely, as no card: a crop read ``none`` is
     looked at for a card whatever its probability, unless looking is off (``recut_below`` 0)."""
-    looked: list[tuple[int, ...]] = []
-
-    def finder(crop: np.ndarray) -> None:
-        looked.append(crop.shape)
-
     crops = [np.full((120, 70, 3), 200, np.uint8)]  # plain grey: no card
     reading = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)[0]
     assert reading.card == NONE and reading.confidence > 0.5, reading
-    monkeypatch.setattr(vision.classifier, "recut", finder)
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)
-    assert looked == [(120, 70, 3)]
-    looked.clear()
+    assert looks == [(120, 70, 3)]
+    looks.clear()
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).read(crops)
-    assert looked == []
+    assert looks == []
 
 
 @needs_cards

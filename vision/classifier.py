@@ -460,20 +460,20 @@ class CardClassifier:
         (``is_square_crop``) or read as ``none`` where looking is on, in which a card lies askew or loose
         replaced by that card cut again (``vision.recut``) where the card so cut reads surer, or, for a
         crop read ``none``, reads a card or a back at ``recut_below`` or more."""
+        read_none = sums.best_class() == self._none_index
         looked = sums.best_probability() < self.recut_below
         if self.recut_below > 0:
             looked |= np.array([is_square_crop(crop) for crop in crops])
-            looked |= sums.best_class() == self._none_index
+            looked |= read_none
         views = {int(i): recut(crops[i]) for i in np.flatnonzero(looked)}
         rows = np.array([i for i, view in views.items() if view is not None], np.intp)
         if not rows.size:
             return crops, sums
         more = self._read_views([views[i] for i in rows])
-        read_none = sums.best_class()[rows] == self._none_index
         cut_reads_a_card_surely = ((more.best_class() != self._none_index)
                                    & (more.best_probability() >= self.recut_below))
         surer = more.best_probability() > sums.best_probability()[rows]
-        surer |= read_none & cut_reads_a_card_surely
+        surer |= read_none[rows] & cut_reads_a_card_surely
         if not surer.any():
             return crops, sums
         chosen = list(crops)
