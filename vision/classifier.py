@@ -24,7 +24,10 @@ of the first (``recut_below`` 0 never looks). A crop as square as a card turned 
 in (``SQUARE_CROP_FROM``) is looked at however sure its reading, and so is a crop first read as no card
 (``none``): a card with much table round it can look like table alone, surely. Such a crop takes the
 reading of its card cut again where that reads a card or a back at ``recut_below`` or more, even if less
-surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at").
+surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). Any crop
+looked at also takes it where the card cut again reads a card or a back at ``CONFIRMED_FROM`` or more,
+less surely, and its view cut tighter still reads the same class again at ``CONFIRMED_AT`` or more (the
+notebook's "A card cut again, read twice").
 By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
 cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
 its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
@@ -86,6 +89,12 @@ RECUT_BELOW = 0.9
 # by 30 degrees inside their crop stand in one this square, an upright card with its margins seldom (a
 # card is 0.55-0.72; 1% of the bench's crops).
 SQUARE_CROP_FROM = 0.82
+# A card cut again that reads a card or a back from CONFIRMED_FROM, though less surely than its crop,
+# is taken where its view cut tighter still reads the same class at CONFIRMED_AT or more: a card lost in
+# table reads so again, a bare patch of table or a card's edge mostly does not (models/NOTEBOOK.md, "A
+# card cut again, read twice").
+CONFIRMED_FROM = 0.5
+CONFIRMED_AT = 0.7
 # Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
 # crops, 97.7% under 60 px against 99.5% from 60 px (models/README.md, "How large the camera must see a
 # card").
@@ -458,8 +467,9 @@ class CardClassifier:
                            sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
         """The crops, and their readings, with each crop read unsure (under ``recut_below``), or square
         (``is_square_crop``) or read as ``none`` where looking is on, in which a card lies askew or loose
-        replaced by that card cut again (``vision.recut``) where the card so cut reads surer, or, for a
-        crop read ``none``, reads a card or a back at ``recut_below`` or more."""
+        replaced by that card cut again (``vision.recut``) where the card so cut reads surer; or, for a
+        crop read ``none``, reads a card or a back at ``recut_below`` or more; or reads a card or a back
+        at ``CONFIRMED_FROM`` or more and, cut tighter still, the same class at ``CONFIRMED_AT`` or more."""
         read_none = sums.best_class() == self._none_index
         looked = sums.best_probability() < self.recut_below
         if self.recut_below > 0:
@@ -469,17 +479,31 @@ class CardClassifier:
         rows = np.array([i for i, view in views.items() if view is not None], np.intp)
         if not rows.size:
             return crops, sums
-        more = self._read_views([views[i] for i in rows])
-        cut_reads_a_card_surely = ((more.best_class() != self._none_index)
-                                   & (more.best_probability() >= self.recut_below))
-        surer = more.best_probability() > sums.best_probability()[rows]
-        surer |= read_none[rows] & cut_reads_a_card_surely
-        if not surer.any():
+        cut_views = [views[i] for i in rows]
+        more = self._read_views(cut_views)
+        cut_reads_a_card = more.best_class() != self._none_index
+        taken = more.best_probability() > sums.best_probability()[rows]
+        taken |= read_none[rows] & cut_reads_a_card & (more.best_probability() >= self.recut_below)
+        less_sure_card = ~taken & cut_reads_a_card & (more.best_probability() >= CONFIRMED_FROM)
+        taken |= self._read_again_alike(cut_views, more, less_sure_card)
+        if not taken.any():
             return crops, sums
         chosen = list(crops)
-        for i in rows[surer]:
+        for i in rows[taken]:
             chosen[i] = views[int(i)]
-        return chosen, sums.replaced(rows[surer], more.taken(np.flatnonzero(surer)))
+        return chosen, sums.replaced(rows[taken], more.taken(np.flatnonzero(taken)))
+
+    def _read_again_alike(self, views: Sequence[np.ndarray], readings: _ViewSums,
+                          candidates: np.ndarray) -> np.ndarray:
+        """For each of ``views`` (cards cut again, read as ``readings``): whether it is a candidate whose
+        view cut tighter (``cut_tighter``) reads the same class again at ``CONFIRMED_AT`` or more."""
+        alike = np.zeros(len(views), dtype=bool)
+        rows = np.flatnonzero(candidates)
+        if rows.size:
+            again = self._read_views([cut_tighter(views[i]) for i in rows])
+            alike[rows] = ((again.best_class() == readings.best_class()[rows])
+                           & (again.best_probability() >= CONFIRMED_AT))
+        return alike
 
     def _read_views(self, crops: Sequence[np.ndarray]) -> _ViewSums:
         """The model's outputs for the crops upright and, with ``both_orientations``, turned half a turn
