@@ -9,15 +9,19 @@ import numpy as np
 import pytest
 
 import vision.crops
+import vision.recut
 from vision import cutout
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
+from vision.cutout import MIN_CARD_IN_PHOTO
 from vision.recut import (
+    ANALYSIS_SIDE,
     MARGIN,
     MIN_TILT_DEGREES,
     UPRIGHT_WITHIN_DEGREES,
     is_plainly_upright,
     recut,
     tilt_degrees,
+    turned_card_hulls,
 )
 
 CARD_H, CARD_W = 150, 96
@@ -32,15 +36,26 @@ def card_face() -> np.ndarray:
     return face
 
 
-def card_on_table(degrees: float, seed: int = 0, table: int = 4) -> np.ndarray:
-    """``card_face`` turned by ``degrees`` on a slightly noisy table, in an upright crop cut round it
-    with ``table`` pixels of table on every side."""
+def notched_card_face() -> np.ndarray:
+    """``card_face`` with a notch the table's colour cut into each long side: print reaching the card's
+    edge, which bites into the card's paper (which fills its box under 85%) but not into its hull."""
+    face = card_face()
+    face[90:130, :30] = TABLE
+    face[90:130, -30:] = TABLE
+    return face
+
+
+def card_on_table(degrees: float, seed: int = 0, table: int = 4, face: np.ndarray | None = None,
+                  noise: float = 6.0) -> np.ndarray:
+    """``face`` (``card_face``) turned by ``degrees`` on a table noisy by ``noise`` (a standard
+    deviation), in an upright crop cut round it with ``table`` pixels of table on every side."""
     side = int(np.hypot(CARD_H, CARD_W)) + 2 * table + 12
     rng = np.random.default_rng(seed)
-    canvas = np.clip(np.array(TABLE, np.float32) + rng.normal(0, 6, (side, side, 3)), 0, 255).astype(np.uint8)
+    cloth = np.array(TABLE, np.float32) + rng.normal(0, noise, (side, side, 3))
+    canvas = np.clip(cloth, 0, 255).astype(np.uint8)
     turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
     turn[:, 2] += (side / 2 - CARD_W / 2, side / 2 - CARD_H / 2)
-    face = cv2.warpAffine(card_face(), turn, (side, side), flags=cv2.INTER_LINEAR)
+    face = cv2.warpAffine(card_face() if face is None else face, turn, (side, side), flags=cv2.INTER_LINEAR)
     mask = cv2.warpAffine(np.full((CARD_H, CARD_W), 255, np.uint8), turn, (side, side))[:, :, None] / 255.0
     scene = (canvas * (1 - mask) + face * mask).astype(np.uint8)
     ys, xs = np.nonzero(mask[:, :, 0] > 0.5)
@@ -53,20 +68,59 @@ def test_the_tilt_is_measured_from_the_nearest_upright_position(angle: float, ti
     assert tilt_degrees(((50.0, 50.0), (40.0, 60.0), angle)) == pytest.approx(tilt)
 
 
-@pytest.mark.parametrize("degrees", [8.0, -15.0, 25.0])
-def test_a_card_lying_askew_comes_back_upright_with_a_little_table_round_it(degrees: float) -> None:
-    view = recut(card_on_table(degrees))
+def assert_cut_upright_and_close(view: np.ndarray | None) -> None:
+    """``view`` is the card cut upright with MARGIN round it: its size, and ``card_face``'s red block
+    spanning whole rows in one half."""
     assert view is not None
     height, width = view.shape[:2]
     assert height == pytest.approx(CARD_H * (1 + 2 * MARGIN), abs=6)
     assert width == pytest.approx(CARD_W * (1 + 2 * MARGIN), abs=6)
-    inner = view[round(0.1 * height):round(0.9 * height), round(0.1 * width):round(0.9 * width)]
-    assert np.mean(np.all(np.abs(inner.astype(int) - TABLE) < 30, axis=2)) < 0.01  # no table inside
     red = np.all(np.abs(view.astype(int) - RED) < 40, axis=2)
     rows = np.flatnonzero(red.mean(axis=1) > 0.5)
     # the red block spans whole rows again: the card stands upright (either way up)
     assert rows.size >= 40 and (rows.max() < height / 2 or rows.min() > height / 2)
+
+
+@pytest.mark.parametrize("degrees", [8.0, -15.0, 25.0])
+def test_a_card_lying_askew_comes_back_upright_with_a_little_table_round_it(degrees: float) -> None:
+    view = recut(card_on_table(degrees))
+    assert_cut_upright_and_close(view)
+    assert view is not None
+    height, width = view.shape[:2]
+    inner = view[round(0.1 * height):round(0.9 * height), round(0.1 * width):round(0.9 * width)]
+    assert np.mean(np.all(np.abs(inner.astype(int) - TABLE) < 30, axis=2)) < 0.01  # no table inside
     assert recut(view) is None  # and, upright now, is left as it is
+
+
+@pytest.mark.parametrize("degrees", [20.0, 30.0, -35.0])
+def test_a_turned_card_whose_print_bites_into_its_outline_is_found_by_its_hull(degrees: float) -> None:
+    # On a coarse cloth the edges' hull takes in the cloth's weave too, so no guess has a card's shape.
+    crop = card_on_table(degrees, face=notched_card_face(), noise=30.0)
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    paper, unlike = cutout.paper_mask(small), cutout.unlike_outer_ring_mask(small)
+    assert cutout.card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike) == []
+    assert len(turned_card_hulls(paper, unlike)) >= 1
+    assert_cut_upright_and_close(recut(crop))
+
+
+def _notched_card_mask(degrees: float) -> np.ndarray:
+    """The paper mask of ``notched_card_face`` turned by ``degrees`` in a 200 px square."""
+    paper = np.where(np.all(notched_card_face() == TABLE, axis=2), 0, 255).astype(np.uint8)
+    turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
+    turn[:, 2] += (100 - CARD_W / 2, 100 - CARD_H / 2)
+    return cv2.warpAffine(paper, turn, (200, 200), flags=cv2.INTER_NEAREST)
+
+
+@pytest.mark.parametrize(("degrees", "is_taken"), [
+    (30.0, True), (-12.0, True), (MIN_TILT_DEGREES + 0.5, True), (0.0, False), (MIN_TILT_DEGREES / 2, False)])
+def test_a_hull_is_taken_for_a_card_only_where_it_stands_turned(degrees: float, is_taken: bool) -> None:
+    paper = _notched_card_mask(degrees)
+    region = cutout.largest_region(paper)
+    assert region is not None and not region.has_card_shape(MIN_CARD_IN_PHOTO)  # bitten into
+    hulls = turned_card_hulls(paper, np.zeros_like(paper))  # nothing unlike the outer ring
+    assert len(hulls) == is_taken
+    if is_taken:
+        assert sorted(hulls[0].box[1]) == pytest.approx((CARD_W, CARD_H), abs=3)
 
 
 @pytest.mark.parametrize("degrees", [0.0, MIN_TILT_DEGREES / 3, -MIN_TILT_DEGREES / 2])
@@ -86,7 +140,8 @@ def _no_other_guess(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the guesses after the paper's fail the test if they are made."""
     def made(_small: np.ndarray) -> np.ndarray:
         raise AssertionError("the guesses after the paper's were made")
-    monkeypatch.setattr(cutout, "_unlike_table_mask", made)
+    monkeypatch.setattr(cutout, "unlike_outer_ring_mask", made)
+    monkeypatch.setattr(vision.recut, "unlike_outer_ring_mask", made)
     monkeypatch.setattr(cutout, "_outline_mask", made)
 
 
@@ -184,7 +239,7 @@ def test_the_largest_hull_is_the_largest_of_every_contours_hull() -> None:
     assert cutout._largest_hull([]) is None
 
 
-def test_the_unlike_table_mask_thresholds_the_colour_distance_to_the_table() -> None:
+def test_the_unlike_outer_ring_mask_thresholds_the_colour_distance_to_the_table() -> None:
     """The mask is Otsu's threshold of each pixel's CIELAB distance to the median of the outer ring,
     scaled to 0..255, then closed and opened: the same pixels as that rule written plainly."""
     for scene in _scenes(8):
@@ -194,5 +249,5 @@ def test_the_unlike_table_mask_thresholds_the_colour_distance_to_the_table() -> 
         _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
         expected = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        assert np.array_equal(cutout._unlike_table_mask(scene), expected)
+        assert np.array_equal(cutout.unlike_outer_ring_mask(scene), expected)
         assert expected.mean() > 10  # the card is found at all

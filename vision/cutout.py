@@ -88,7 +88,7 @@ def paper_mask(small: np.ndarray) -> np.ndarray:
     return _closed(mask)
 
 
-def _unlike_table_mask(small: np.ndarray) -> np.ndarray:
+def unlike_outer_ring_mask(small: np.ndarray) -> np.ndarray:
     """Pixels far in colour (CIELAB) from the picture's outer ring, the table, above Otsu's threshold:
     a card on a table as light as its paper."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (7, 7), 0), cv2.COLOR_BGR2LAB)
@@ -175,6 +175,14 @@ def largest_region(mask: np.ndarray) -> Region | None:
     return region_of(max(contours, key=cv2.contourArea), mask.shape)
 
 
+def largest_hull_region(mask: np.ndarray) -> Region | None:
+    """The region inside the convex hull of the mask's largest outer contour (by area); None for an
+    empty mask. A card is convex: where print reaching its edge, or the picture's edge, bites into its
+    region, the hull still fills the card's box."""
+    region = largest_region(mask)
+    return None if region is None else region_of(cv2.convexHull(region.outline), mask.shape)
+
+
 def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
     """Four points in clockwise order (on the image, y down), the one nearest the top left first."""
     centre = points.mean(axis=0)
@@ -236,13 +244,17 @@ def shrunk(picture: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
 
 
 def card_shaped_regions(small: np.ndarray, min_share: float, paper: np.ndarray | None = None,
-                        with_outline: bool = True) -> list[tuple[Region, bool]]:
+                        with_outline: bool = True,
+                        unlike: np.ndarray | None = None) -> list[tuple[Region, bool]]:
     """The guesses at the card in a picture (best shrunk to a few hundred pixels) that have a card's shape
     (``Region.has_card_shape(min_share)``), the one filling its box best first, each with whether it
     is the edges' hull: the largest region of paper-like pixels (``paper``, the picture's paper mask,
-    when already made), of pixels unlike the table (the picture's outer ring) and, ``with_outline``,
-    the hull of the longest run of edges (on a light table that may be a drawing's outline too)."""
-    masks = [(paper_mask(small) if paper is None else paper, False), (_unlike_table_mask(small), False)]
+    when already made), of pixels unlike the table (the picture's outer ring; ``unlike``, that mask,
+    when already made) and, ``with_outline``, the hull of the longest run of edges (on a light table
+    that may be a drawing's outline too)."""
+    paper = paper_mask(small) if paper is None else paper
+    unlike = unlike_outer_ring_mask(small) if unlike is None else unlike
+    masks = [(paper, False), (unlike, False)]
     masks += [(_outline_mask(small), True)] if with_outline else []
     regions = [(largest_region(mask), is_hull) for mask, is_hull in masks]
     found = [(region, is_hull) for region, is_hull in regions

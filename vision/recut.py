@@ -10,7 +10,9 @@ most cards of a deck read wrong (``models/NOTEBOOK.md``, "A card turned inside i
 much table round it"). ``recut`` finds the card with the same guesses as a user's photo at enrolment
 (``vision.cutout.card_shaped_regions``) and, where it is turned by ``MIN_TILT_DEGREES`` or more or
 fills less than ``LOOSE_BELOW`` of the crop, warps it upright with ``MARGIN`` of what lies round it on
-every side. The card's paper is looked at first (``is_plainly_upright``): where it already shows
+every side. Where none of those guesses has a card's shape, the convex hulls of the paper's and of
+the region unlike the table are tried, for a card turned in its crop only (``turned_card_hulls``).
+The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
 """
@@ -24,9 +26,11 @@ from vision.cutout import (
     Region,
     RotatedBox,
     card_shaped_regions,
+    largest_hull_region,
     largest_region,
     paper_mask,
     shrunk,
+    unlike_outer_ring_mask,
     warp_quad,
 )
 
@@ -43,6 +47,10 @@ ANALYSIS_SIDE = 256  # the crop is shrunk to this longer side to find the card
 # 4,032 that the three guesses would have cut again (models/NOTEBOOK.md, "The paper first").
 UPRIGHT_WITHIN_DEGREES = 1.0
 PLAINLY_FILLED = 0.9
+# A card found by its hull alone (``turned_card_hulls``) covers at least this share of the crop: a card
+# turned 30 degrees in a crop cut round it covers about half, with half its size of table more on every
+# side a quarter. A smaller card-shaped hull is more often two fingers side by side or a card's edge.
+MIN_HULL_SHARE = 0.25
 
 
 def tilt_degrees(box: RotatedBox) -> float:
@@ -60,22 +68,40 @@ def is_plainly_upright(paper: Region | None) -> bool:
             and abs(tilt_degrees(paper.box)) < UPRIGHT_WITHIN_DEGREES and paper.share >= LOOSE_BELOW)
 
 
+def turned_card_hulls(paper: np.ndarray, unlike: np.ndarray) -> list[Region]:
+    """The convex hulls of the largest region of a picture's paper mask (``paper``) and of its mask of
+    pixels unlike its outer ring (``unlike``, ``unlike_outer_ring_mask``), where the hull has a card's
+    shape covering MIN_HULL_SHARE of the picture or more (``Region.has_card_shape``) and stands turned
+    by MIN_TILT_DEGREES or more, the one filling its box best first. A card turned in a crop cut
+    round it, whose region the print at its edge or the crop's edge bites into (it fills its box 85%
+    or less, its hull over 90%). An upright region that only its hull makes card-shaped is not taken: in
+    crops of no card it is more often a patch of table (``models/NOTEBOOK.md``, "A turned card's
+    hull")."""
+    hulls = (largest_hull_region(mask) for mask in (paper, unlike))
+    found = [hull for hull in hulls if hull is not None and hull.has_card_shape(MIN_HULL_SHARE)
+             and abs(tilt_degrees(hull.box)) >= MIN_TILT_DEGREES]
+    return sorted(found, key=lambda hull: -hull.filled)
+
+
 def recut(crop: np.ndarray) -> np.ndarray | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
-    less than LOOSE_BELOW; else None (the card stands upright, cut as the model knows it, or no card is
-    found). A crop whose paper alone shows the card plainly upright and close (``is_plainly_upright``)
-    is left as it is without the other guesses."""
+    less than LOOSE_BELOW, or failing that where a card turned by MIN_TILT_DEGREES or more is found
+    by its hull (``turned_card_hulls``); else None (the card stands upright, cut as the model knows
+    it, or no card is found). A crop whose paper alone shows the card plainly upright and close
+    (``is_plainly_upright``) is left as it is without the other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
     paper = paper_mask(small)
     if is_plainly_upright(largest_region(paper)):
         return None
-    regions = card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper)
+    unlike = unlike_outer_ring_mask(small)
+    regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
+    regions = regions or turned_card_hulls(paper, unlike)
     if not regions:
         return None
-    card = regions[0][0]
+    card = regions[0]
     if abs(tilt_degrees(card.box)) < MIN_TILT_DEGREES and card.share >= LOOSE_BELOW:
         return None
     corners = card.corners() / scale
