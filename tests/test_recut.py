@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -12,16 +14,19 @@ import vision.crops
 import vision.recut
 from vision import cutout
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
-from vision.cutout import MIN_CARD_IN_PHOTO
+from vision.cutout import MIN_CARD_IN_PHOTO, clockwise_from_top_left
 from vision.recut import (
     ANALYSIS_SIDE,
+    CARD_PROPORTION,
     MARGIN,
     MIN_TILT_DEGREES,
     UPRIGHT_WITHIN_DEGREES,
+    corner_touching_boxes,
     is_plainly_upright,
     recut,
     tilt_degrees,
     turned_card_hulls,
+    turned_card_touching_sides,
 )
 
 CARD_H, CARD_W = 150, 96
@@ -45,14 +50,26 @@ def notched_card_face() -> np.ndarray:
     return face
 
 
+def checked_cloth(side: int) -> np.ndarray:
+    """A light checked cloth ``side`` pixels square, white and pale grey: a white card's paper merges
+    with it, and its squares' edges are everywhere."""
+    rows, columns = np.mgrid[:side, :side]
+    white = ((rows // 16 + columns // 16) % 2 == 0)[:, :, None]
+    return np.where(white, np.uint8(235), np.uint8(190)).repeat(3, axis=2)
+
+
 def card_on_table(degrees: float, seed: int = 0, table: int = 4, face: np.ndarray | None = None,
-                  noise: float = 6.0) -> np.ndarray:
-    """``face`` (``card_face``) turned by ``degrees`` on a table noisy by ``noise`` (a standard
-    deviation), in an upright crop cut round it with ``table`` pixels of table on every side."""
+                  noise: float = 6.0, cloth: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
+    """``face`` (``card_face``) turned by ``degrees`` on a green table noisy by ``noise`` (a standard
+    deviation), or on ``cloth(side)``, in an upright crop cut round it with ``table`` pixels of table
+    on every side."""
     side = int(np.hypot(CARD_H, CARD_W)) + 2 * table + 12
     rng = np.random.default_rng(seed)
-    cloth = np.array(TABLE, np.float32) + rng.normal(0, noise, (side, side, 3))
-    canvas = np.clip(cloth, 0, 255).astype(np.uint8)
+    if cloth is None:
+        green = np.array(TABLE, np.float32) + rng.normal(0, noise, (side, side, 3))
+        canvas = np.clip(green, 0, 255).astype(np.uint8)
+    else:
+        canvas = cloth(side)
     turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
     turn[:, 2] += (side / 2 - CARD_W / 2, side / 2 - CARD_H / 2)
     face = cv2.warpAffine(card_face() if face is None else face, turn, (side, side), flags=cv2.INTER_LINEAR)
@@ -101,6 +118,51 @@ def test_a_turned_card_whose_print_bites_into_its_outline_is_found_by_its_hull(d
     assert cutout.card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike) == []
     assert len(turned_card_hulls(paper, unlike)) >= 1
     assert_cut_upright_and_close(recut(crop))
+
+
+@pytest.mark.parametrize("degrees", [25.0, -30.0, 35.0])
+def test_a_turned_card_no_guess_finds_is_taken_to_touch_its_crops_four_sides(degrees: float) -> None:
+    crop = card_on_table(degrees, table=0, cloth=checked_cloth)
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    paper, unlike = cutout.paper_mask(small), cutout.unlike_outer_ring_mask(small)
+    assert cutout.card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike) == []
+    assert turned_card_hulls(paper, unlike) == []
+    assert_cut_upright_and_close(recut(crop))
+
+
+@pytest.mark.parametrize(("degrees", "landscape"),
+                         [(10.0, False), (25.0, False), (40.0, False), (25.0, True)])
+def test_the_boxes_touching_a_crops_four_sides_are_the_turned_cards(degrees: float, landscape: bool) -> None:
+    width = 80.0
+    turn = np.radians(degrees)
+    across = width * (np.cos(turn) + CARD_PROPORTION * np.sin(turn))
+    along = width * (np.sin(turn) + CARD_PROPORTION * np.cos(turn))
+    crop_height, crop_width = (across, along) if landscape else (along, across)
+    boxes = corner_touching_boxes(crop_height, crop_width)
+    assert sorted(box[2] for box in boxes) == pytest.approx([-degrees, degrees])
+    for box in boxes:
+        card = (CARD_PROPORTION * width, width) if landscape else (width, CARD_PROPORTION * width)
+        assert box[1] == pytest.approx(card)
+        corners = cv2.boxPoints(box)
+        assert tuple(corners.min(axis=0)) == pytest.approx((0.0, 0.0), abs=1e-3)
+        assert tuple(corners.max(axis=0)) == pytest.approx((crop_width, crop_height), abs=1e-3)
+
+
+@pytest.mark.parametrize(("height", "width"), [(155.0, 100.0), (200.0, 100.0), (100.0, 160.0)])
+def test_no_box_touches_the_sides_of_a_crop_as_long_as_a_card(height: float, width: float) -> None:
+    assert corner_touching_boxes(height, width) == []
+
+
+def test_the_touching_box_taken_is_the_one_the_masks_agree_with() -> None:
+    crop = np.zeros((177, 157, 3), np.uint8)
+    for box in corner_touching_boxes(177, 157):
+        paper = np.zeros((177, 157), np.uint8)
+        cv2.fillPoly(paper, [np.round(cv2.boxPoints(box)).astype(np.int32)], 255)
+        corners = turned_card_touching_sides(crop, (np.zeros_like(paper), paper), 1.0)
+        assert corners is not None
+        np.testing.assert_allclose(corners, clockwise_from_top_left(cv2.boxPoints(box)), atol=1e-3)
+    long_crop = np.zeros((177, 120, 3), np.uint8)  # not square: an upright card with its margins
+    assert turned_card_touching_sides(long_crop, (np.full((177, 120), 255, np.uint8),), 1.0) is None
 
 
 def _notched_card_mask(degrees: float) -> np.ndarray:

@@ -19,12 +19,12 @@ reads as many crops right as turning every crop, with 1.7 and 2.3 model runs per
 2.7. A crop whose best class probability is then under ``RECUT_BELOW`` is looked at for a card
 lying askew in it or with much table round it (``vision.recut``: a phone photo cut to a rectangle round
 a card turned on the table, or hardly cut); where one is found, the card cut again, upright and close,
-is read too (turned by the same rule) and, where that reading is surer, it and its crop take the place
-of the first (``recut_below`` 0 never looks). A crop as square as a card turned far inside it stands
-in (``SQUARE_CROP_FROM``) is looked at however sure its reading, and so is a crop first read as no card
-(``none``): a card with much table round it can look like table alone, surely. Such a crop takes the
-reading of its card cut again where that reads a card or a back at ``recut_below`` or more, even if less
-surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). Any crop
+is read too (turned by the same rule) and, where that reading is surer, it and its crop take the place of
+the first (``recut_below`` 0 never looks). A crop as square as a card turned far inside it stands in
+(``vision.recut.SQUARE_CROP_FROM``) is looked at however sure its reading, and so is a crop first read as
+no card (``none``): a card with much table round it can look like table alone, surely. Such a crop takes
+the reading of its card cut again where that reads a card or a back at ``recut_below`` or more, even if
+less surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). Any crop
 looked at also takes it where the card cut again reads a card or a back at ``CONFIRMED_FROM`` or more,
 less surely, and its view cut tighter still reads the same class again at ``CONFIRMED_AT`` or more (the
 notebook's "A card cut again, read twice").
@@ -58,7 +58,7 @@ from engine.cards import CLASS_LABELS, NONE
 from vision.cpu import this_machine_has_overflowing_byte_products
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
-from vision.recut import recut
+from vision.recut import is_square_crop, recut
 from vision.style_bank import StyleBank, bank_path
 
 if TYPE_CHECKING:
@@ -85,10 +85,6 @@ TURNED_BELOW = 0.9  # best upright class probability under which a view is read 
 # model 9465c902f1, which is surer of a loose card's wrong reading than cba246cb80 was (0.8 then):
 # models/NOTEBOOK.md, "Shipped after all".
 RECUT_BELOW = 0.9
-# A crop this square (narrower side over longer) is looked at however sure its reading: most cards turned
-# by 30 degrees inside their crop stand in one this square, an upright card with its margins seldom (a
-# card is 0.55-0.72; 1% of the bench's crops).
-SQUARE_CROP_FROM = 0.82
 # A card cut again that reads a card or a back from CONFIRMED_FROM, though less surely than its crop,
 # is taken where its view cut tighter still reads the same class at CONFIRMED_AT or more: a card lost in
 # table reads so again, a bare patch of table or a card's edge mostly does not (models/NOTEBOOK.md, "A
@@ -223,12 +219,6 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 def crop_width(crop: np.ndarray) -> int:
     """A crop's width as the model sees it: its narrower side in pixels (a landscape crop is turned)."""
     return int(min(crop.shape[:2]))
-
-
-def is_square_crop(crop: np.ndarray) -> bool:
-    """Whether a crop's narrower side is SQUARE_CROP_FROM of its longer or more: the crop a card turned
-    inside it stands in."""
-    return crop_width(crop) >= SQUARE_CROP_FROM * max(crop.shape[:2])
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:

@@ -155,8 +155,8 @@ class Region:
         for tolerance in (0.02, 0.03, 0.04, 0.05):
             polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True)
             if len(polygon) == 4 and cv2.contourArea(polygon) >= 0.9 * cv2.contourArea(hull):
-                return _clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
-        return _clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
+                return clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
+        return clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
 
 
 def region_of(outline: np.ndarray, shape: tuple[int, ...]) -> Region:
@@ -183,7 +183,7 @@ def largest_hull_region(mask: np.ndarray) -> Region | None:
     return None if region is None else region_of(cv2.convexHull(region.outline), mask.shape)
 
 
-def _clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
+def clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
     """Four points in clockwise order (on the image, y down), the one nearest the top left first."""
     centre = points.mean(axis=0)
     clockwise = points[np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))]

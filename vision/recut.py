@@ -11,7 +11,9 @@ much table round it"). ``recut`` finds the card with the same guesses as a user'
 (``vision.cutout.card_shaped_regions``) and, where it is turned by ``MIN_TILT_DEGREES`` or more or
 fills less than ``LOOSE_BELOW`` of the crop, warps it upright with ``MARGIN`` of what lies round it on
 every side. Where none of those guesses has a card's shape, the convex hulls of the paper's and of
-the region unlike the table are tried, for a card turned in its crop only (``turned_card_hulls``).
+the region unlike the table are tried, for a card turned in its crop only (``turned_card_hulls``);
+where none is found either in a square crop, the card is taken to touch the crop's four sides with its
+corners, as in a crop cut close round a card askew (``turned_card_touching_sides``).
 The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
@@ -19,6 +21,9 @@ not made. No torch here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import cv2
 import numpy as np
 
 from vision.cutout import (
@@ -26,6 +31,7 @@ from vision.cutout import (
     Region,
     RotatedBox,
     card_shaped_regions,
+    clockwise_from_top_left,
     largest_hull_region,
     largest_region,
     paper_mask,
@@ -51,6 +57,15 @@ PLAINLY_FILLED = 0.9
 # turned 30 degrees in a crop cut round it covers about half, with half its size of table more on every
 # side a quarter. A smaller card-shaped hull is more often two fingers side by side or a card's edge.
 MIN_HULL_SHARE = 0.25
+# A crop this square (narrower side over longer) is as square as a card turned far inside it stands in:
+# most cards turned by 30 degrees inside their crop stand in one this square, an upright card with its
+# margins seldom (a card is 0.55-0.72; 1% of the bench's crops). The classifier looks at such a crop
+# however sure its reading.
+SQUARE_CROP_FROM = 0.82
+# A card's height over its width, where it must be guessed (``corner_touching_boxes``): French decks
+# are about 1.40, Italian regional ones up to 1.8; the guess reads as well from 1.45 to 1.65
+# (models/NOTEBOOK.md, "A turned card's hull, and a card touching its crop's four sides").
+CARD_PROPORTION = 1.55
 
 
 def tilt_degrees(box: RotatedBox) -> float:
@@ -76,20 +91,69 @@ def turned_card_hulls(paper: np.ndarray, unlike: np.ndarray) -> list[Region]:
     round it, whose region the print at its edge or the crop's edge bites into (it fills its box 85%
     or less, its hull over 90%). An upright region that only its hull makes card-shaped is not taken: in
     crops of no card it is more often a patch of table (``models/NOTEBOOK.md``, "A turned card's
-    hull")."""
+    hull, and a card touching its crop's four sides")."""
     hulls = (largest_hull_region(mask) for mask in (paper, unlike))
     found = [hull for hull in hulls if hull is not None and hull.has_card_shape(MIN_HULL_SHARE)
              and abs(tilt_degrees(hull.box)) >= MIN_TILT_DEGREES]
     return sorted(found, key=lambda hull: -hull.filled)
 
 
+def is_square_crop(crop: np.ndarray) -> bool:
+    """Whether a crop's narrower side is SQUARE_CROP_FROM of its longer or more: the crop a card turned
+    inside it stands in."""
+    return min(crop.shape[:2]) >= SQUARE_CROP_FROM * max(crop.shape[:2])
+
+
+def corner_touching_boxes(height: float, width: float,
+                          proportion: float = CARD_PROPORTION) -> list[RotatedBox]:
+    """The two boxes (``cv2.minAreaRect``'s form), turned either way, of a card ``proportion`` times as
+    high as wide that lies turned in an upright crop of ``height`` x ``width`` with its four corners on
+    the crop's four sides: a crop cut to a rectangle round a card askew. The card lies the crop's way
+    (portrait in a portrait crop). No box where that turn is under MIN_TILT_DEGREES (the crop is
+    nearly as long as the card, or longer)."""
+    longer, shorter = max(height, width), min(height, width)
+    ratio = longer / max(shorter, 1e-6)
+    # shorter = w (cos t + p sin t) and longer = w (sin t + p cos t), for a card w wide turned by t
+    turn = float(np.arctan2(proportion - ratio, ratio * proportion - 1.0))
+    if np.degrees(turn) < MIN_TILT_DEGREES:
+        return []
+    card_width = shorter / (np.cos(turn) + proportion * np.sin(turn))
+    size = (card_width, proportion * card_width) if height >= width else (proportion * card_width, card_width)
+    centre = (width / 2.0, height / 2.0)
+    return [(centre, size, sign * float(np.degrees(turn))) for sign in (1.0, -1.0)]
+
+
+def _agreement(box: RotatedBox, mask: np.ndarray, scale: float) -> float:
+    """The share of ``mask``'s pixels (of the crop shrunk by ``scale``) that are set inside ``box`` (in
+    the crop's pixels) and clear outside it."""
+    inside = np.zeros(mask.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(cv2.boxPoints(box) * scale).astype(np.int32)], 255)
+    return float(np.mean((mask > 0) == (inside > 0)))
+
+
+def turned_card_touching_sides(crop: np.ndarray, masks: Sequence[np.ndarray],
+                               scale: float) -> np.ndarray | None:
+    """``[4, 2]`` corners in ``crop``, clockwise from the top left, of a card guessed from the crop's
+    shape alone: where the crop is square (``is_square_crop``), of the two ``corner_touching_boxes``
+    the one that agrees best with one of ``masks`` (the paper's, the table's: of the crop shrunk by
+    ``scale``); else None."""
+    if not is_square_crop(crop):
+        return None
+    boxes = corner_touching_boxes(*crop.shape[:2])
+    if not boxes:
+        return None
+    best = max(boxes, key=lambda box: max(_agreement(box, mask, scale) for mask in masks))
+    return clockwise_from_top_left(cv2.boxPoints(best).astype(np.float32))
+
+
 def recut(crop: np.ndarray) -> np.ndarray | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
     less than LOOSE_BELOW, or failing that where a card turned by MIN_TILT_DEGREES or more is found
-    by its hull (``turned_card_hulls``); else None (the card stands upright, cut as the model knows
-    it, or no card is found). A crop whose paper alone shows the card plainly upright and close
-    (``is_plainly_upright``) is left as it is without the other guesses."""
+    by its hull (``turned_card_hulls``), or failing that too where the crop is square and a card
+    touching its four sides is guessed (``turned_card_touching_sides``); else None (the card stands
+    upright, cut as the model knows it, or no card is found). A crop whose paper alone shows the card
+    plainly upright and close (``is_plainly_upright``) is left as it is without the other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
@@ -99,11 +163,14 @@ def recut(crop: np.ndarray) -> np.ndarray | None:
     unlike = unlike_outer_ring_mask(small)
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
     regions = regions or turned_card_hulls(paper, unlike)
-    if not regions:
-        return None
-    card = regions[0]
-    if abs(tilt_degrees(card.box)) < MIN_TILT_DEGREES and card.share >= LOOSE_BELOW:
-        return None
-    corners = card.corners() / scale
+    if regions:
+        card = regions[0]
+        if abs(tilt_degrees(card.box)) < MIN_TILT_DEGREES and card.share >= LOOSE_BELOW:
+            return None
+        corners = card.corners() / scale
+    else:
+        corners = turned_card_touching_sides(crop, (paper, unlike), scale)
+        if corners is None:
+            return None
     centre = corners.mean(axis=0)
     return warp_quad(crop, ((corners - centre) * (1.0 + 2.0 * MARGIN) + centre).astype(np.float32))
