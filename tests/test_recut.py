@@ -19,6 +19,7 @@ from vision.recut import (
     ANALYSIS_SIDE,
     CARD_PROPORTION,
     MARGIN,
+    MIN_HULL_SHARE,
     MIN_TILT_DEGREES,
     UPRIGHT_WITHIN_DEGREES,
     corner_touching_boxes,
@@ -165,12 +166,12 @@ def test_the_touching_box_taken_is_the_one_the_masks_agree_with() -> None:
     assert turned_card_touching_sides(long_crop, (np.full((177, 120), 255, np.uint8),), 1.0) is None
 
 
-def _notched_card_mask(degrees: float) -> np.ndarray:
-    """The paper mask of ``notched_card_face`` turned by ``degrees`` in a 200 px square."""
+def _notched_card_mask(degrees: float, side: int = 200) -> np.ndarray:
+    """The paper mask of ``notched_card_face`` turned by ``degrees`` in a ``side`` px square."""
     paper = np.where(np.all(notched_card_face() == TABLE, axis=2), 0, 255).astype(np.uint8)
     turn = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), degrees, 1.0)
-    turn[:, 2] += (100 - CARD_W / 2, 100 - CARD_H / 2)
-    return cv2.warpAffine(paper, turn, (200, 200), flags=cv2.INTER_NEAREST)
+    turn[:, 2] += (side / 2 - CARD_W / 2, side / 2 - CARD_H / 2)
+    return cv2.warpAffine(paper, turn, (side, side), flags=cv2.INTER_NEAREST)
 
 
 @pytest.mark.parametrize(("degrees", "is_taken"), [
@@ -183,6 +184,14 @@ def test_a_hull_is_taken_for_a_card_only_where_it_stands_turned(degrees: float, 
     assert len(hulls) == is_taken
     if is_taken:
         assert sorted(hulls[0].box[1]) == pytest.approx((CARD_W, CARD_H), abs=3)
+
+
+def test_a_hull_covering_under_a_quarter_of_the_crop_is_not_taken() -> None:
+    for side, is_taken in ((200, True), (236, True), (264, False), (400, False)):  # the card: 14,400 px
+        paper = _notched_card_mask(30.0, side)
+        hulls = turned_card_hulls(paper, np.zeros_like(paper))
+        assert len(hulls) == is_taken, side
+        assert all(hull.share >= MIN_HULL_SHARE for hull in hulls)
 
 
 @pytest.mark.parametrize("degrees", [0.0, MIN_TILT_DEGREES / 3, -MIN_TILT_DEGREES / 2])
