@@ -22,8 +22,10 @@ from vision.recut import (
     MIN_HULL_SHARE,
     MIN_TILT_DEGREES,
     UPRIGHT_WITHIN_DEGREES,
+    card_by_middle_colours,
     corner_touching_boxes,
     is_plainly_upright,
+    is_square_crop,
     recut,
     tilt_degrees,
     turned_card_hulls,
@@ -129,6 +131,34 @@ def test_a_turned_card_no_guess_finds_is_taken_to_touch_its_crops_four_sides(deg
     assert cutout.card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike) == []
     assert turned_card_hulls(paper, unlike) == []
     assert_cut_upright_and_close(recut(crop))
+
+
+@pytest.mark.parametrize(("degrees", "table"), [(0.0, 30), (0.0, 40), (15.0, 40), (-10.0, 50), (30.0, 40)])
+def test_a_loose_card_on_a_checked_cloth_is_told_by_the_colours_of_the_crops_middle(
+    degrees: float, table: int,
+) -> None:
+    # The card's white paper merges with the cloth's white squares, the ring's median colour is one of
+    # the cloth's two and the squares' edges are everywhere: no other guess finds it.
+    crop = card_on_table(degrees, table=table, cloth=checked_cloth)
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    paper, unlike = cutout.paper_mask(small), cutout.unlike_outer_ring_mask(small)
+    assert cutout.card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike) == []
+    assert turned_card_hulls(paper, unlike) == []
+    assert card_by_middle_colours(crop) is not None
+    # told by its colours before a square crop's card is taken to touch its sides, which this one does not
+    assert_cut_upright_and_close(recut(crop))
+
+
+@pytest.mark.parametrize("side", [120, 200, 333])
+def test_a_bare_checked_cloth_shows_no_card_by_its_colours(side: int) -> None:
+    assert card_by_middle_colours(checked_cloth(side)) is None
+    assert card_by_middle_colours(checked_cloth(side)[: side * 3 // 4]) is None
+
+
+def test_a_card_upright_and_close_is_not_cut_again_by_its_colours() -> None:
+    crop = card_on_table(0.0, table=6, cloth=checked_cloth)
+    assert not is_square_crop(crop)
+    assert card_by_middle_colours(crop) is None
 
 
 @pytest.mark.parametrize(("degrees", "landscape"),

@@ -12,8 +12,10 @@ much table round it"). ``recut`` finds the card with the same guesses as a user'
 fills less than ``LOOSE_BELOW`` of the crop, warps it upright with ``MARGIN`` of what lies round it on
 every side. Where none of those guesses has a card's shape, the convex hulls of the paper's and of
 the region unlike the table are tried, for a card turned in its crop only (``turned_card_hulls``);
-where none is found either in a square crop, the card is taken to touch the crop's four sides with its
-corners, as in a crop cut close round a card askew (``turned_card_touching_sides``).
+where none is found either, the card is told from its table by the colours of the crop's middle and of
+its outer ring, as on a checked or pale cloth (``card_by_middle_colours``); and failing that in a
+square crop, the card is taken to touch the crop's four sides with its corners, as in a crop cut
+close round a card askew (``turned_card_touching_sides``).
 The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
@@ -26,6 +28,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.colour_odds import ANALYSIS_SIDE as COLOUR_ANALYSIS_SIDE
+from vision.colour_odds import middle_colours_mask
 from vision.cutout import (
     MIN_CARD_IN_PHOTO,
     Region,
@@ -146,14 +150,35 @@ def turned_card_touching_sides(crop: np.ndarray, masks: Sequence[np.ndarray],
     return clockwise_from_top_left(cv2.boxPoints(best).astype(np.float32))
 
 
+def is_turned_or_loose(card: Region) -> bool:
+    """Whether a card found in a crop lies otherwise than the model learnt cards: turned by
+    MIN_TILT_DEGREES or more, or filling less than LOOSE_BELOW of the crop."""
+    return abs(tilt_degrees(card.box)) >= MIN_TILT_DEGREES or card.share < LOOSE_BELOW
+
+
+def card_by_middle_colours(crop: np.ndarray) -> np.ndarray | None:
+    """``[4, 2]`` corners in ``crop``, clockwise from the top left, of the largest region of colours
+    likelier in the crop's middle than in its outer ring (``vision.colour_odds``), where it has a
+    card's shape from MIN_CARD_IN_PHOTO of the crop and lies turned or loose (``is_turned_or_loose``);
+    else None. A loose card on a checked cloth, or on one about as pale as its paper, that the other
+    guesses miss (``models/NOTEBOOK.md``, "A loose card told by its colours")."""
+    small, scale = shrunk(crop, COLOUR_ANALYSIS_SIDE)
+    card = largest_region(middle_colours_mask(small))
+    if card is None or not card.has_card_shape(MIN_CARD_IN_PHOTO) or not is_turned_or_loose(card):
+        return None
+    return card.corners() / scale
+
+
 def recut(crop: np.ndarray) -> np.ndarray | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
     less than LOOSE_BELOW, or failing that where a card turned by MIN_TILT_DEGREES or more is found
-    by its hull (``turned_card_hulls``), or failing that too where the crop is square and a card
-    touching its four sides is guessed (``turned_card_touching_sides``); else None (the card stands
-    upright, cut as the model knows it, or no card is found). A crop whose paper alone shows the card
-    plainly upright and close (``is_plainly_upright``) is left as it is without the other guesses."""
+    by its hull (``turned_card_hulls``), or failing that where a card turned or loose is told by the
+    colours of the crop's middle (``card_by_middle_colours``), or failing that too where the crop is
+    square and a card touching its four sides is guessed (``turned_card_touching_sides``); else None
+    (the card stands upright, cut as the model knows it, or no card is found). A crop whose paper
+    alone shows the card plainly upright and close (``is_plainly_upright``) is left as it is without
+    the other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
@@ -164,12 +189,12 @@ def recut(crop: np.ndarray) -> np.ndarray | None:
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
     regions = regions or turned_card_hulls(paper, unlike)
     if regions:
-        card = regions[0]
-        if abs(tilt_degrees(card.box)) < MIN_TILT_DEGREES and card.share >= LOOSE_BELOW:
+        if not is_turned_or_loose(regions[0]):
             return None
-        corners = card.corners() / scale
+        corners = regions[0].corners() / scale
     else:
-        corners = turned_card_touching_sides(crop, (paper, unlike), scale)
+        corners = card_by_middle_colours(crop)
+        corners = turned_card_touching_sides(crop, (paper, unlike), scale) if corners is None else corners
         if corners is None:
             return None
     centre = corners.mean(axis=0)
