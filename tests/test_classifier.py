@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import vision.classifier
+import vision.recut
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS, NONE
 from vision.classifier import (
     BATCH_SIZE,
@@ -439,6 +440,38 @@ def test_cards_with_much_table_round_them_are_read_by_default() -> None:
     right = sum(p.card == c for p, c in zip(cut_again, codes, strict=True))
     right_as_cut = sum(p.card == c for p, c in zip(as_cut, codes, strict=True))
     assert right >= 10 and right_as_cut <= 6, (right, right_as_cut)  # measured: 16 and 5
+
+
+def checked_tablecloth(height: int, width: int, light: tuple[int, int, int],
+                       dark: tuple[int, int, int], square: int = 12) -> np.ndarray:
+    """A cloth of ``light`` and ``dark`` squares (BGR), ``square`` pixels a side."""
+    rows, columns = np.mgrid[:height, :width]
+    is_light = ((rows // square + columns // square) % 2 == 0)[:, :, None]
+    return np.where(is_light, np.array(light, np.uint8), np.array(dark, np.uint8)).astype(np.uint8)
+
+
+@needs_cards
+@pytest.mark.parametrize(("light", "dark"), [((235, 235, 235), (190, 190, 190)),  # white and grey
+                                             ((230, 240, 245), (60, 60, 170))])  # a trattoria's red and white
+def test_cards_on_a_checked_tablecloth_with_much_table_round_them_are_read(
+    light: tuple[int, int, int], dark: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Half the card's size of a checked cloth on every side: no mask but the colours of the crop's
+    middle against its outer ring tells the card from the cloth (``vision.recut.card_by_middle_colours``)."""
+    assert CARDS_ROOT is not None
+    codes = [str(code) for code in np.random.default_rng(5).choice(CARD_CODES, size=8, replace=False)]
+    crops = []
+    for code in codes:
+        face = cv2.resize(read_image(find_image(CARDS_ROOT / "napoletane", code))[..., :3], (100, 150),
+                          interpolation=cv2.INTER_AREA)
+        crop = checked_tablecloth(300, 200, light, dark)
+        crop[75:225, 50:150] = face
+        crops.append(crop)
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH)
+    right = sum(p.card == c for p, c in zip(classifier.classify(crops), codes, strict=True))
+    monkeypatch.setattr(vision.recut, "card_by_middle_colours", lambda crop: None)
+    right_without = sum(p.card == c for p, c in zip(classifier.classify(crops), codes, strict=True))
+    assert right >= 7 and right_without <= 4, (right, right_without)  # measured: 8 and 2; 8 and 1
 
 
 @pytest.mark.parametrize(("height", "width", "square"), [(120, 99, True), (120, 98, False), (100, 120, True),
