@@ -16,6 +16,7 @@ import vision.classifier
 from engine.cards import BACK, CARD_CODES, NONE
 from tests.test_classifier import good_metadata, write_tiny_model
 from tests.test_decks import write_heic
+from vision import cutout
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import (
     CropSettings,
@@ -35,7 +36,7 @@ from vision.deck_profile import (
     DeckProfile,
     ProfileError,
 )
-from vision.decks import Deck, find_cards_root
+from vision.decks import Deck, find_cards_root, find_image, list_styles, read_image
 from vision.enrollment import (
     MIN_CARD_SHARE,
     EnrollmentError,
@@ -633,6 +634,44 @@ def test_only_a_photo_with_no_card_to_cut_is_uncut() -> None:
     scan = np.full((144, 90, 3), 240, np.uint8)
     assert is_uncut_photo(felt)
     assert not is_uncut_photo(on_felt) and not is_uncut_photo(scan)
+
+
+def checked_photo(light: tuple[int, int, int], dark: tuple[int, int, int], square: int = 24) -> np.ndarray:
+    """A photo of a white card with a red seven lying on a checked cloth, a card's size of cloth or
+    more round it."""
+    rows, columns = np.mgrid[:600, :500]
+    is_light = ((rows // square + columns // square) % 2 == 0)[:, :, None]
+    photo = np.where(is_light, np.array(light, np.uint8), np.array(dark, np.uint8)).astype(np.uint8)
+    cv2.rectangle(photo, (190, 210), (310, 390), (250, 250, 250), -1)
+    cv2.putText(photo, "7", (215, 330), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
+    return photo
+
+
+@pytest.mark.parametrize("square", [16, 24, 40])
+def test_a_photo_on_light_checks_whose_card_is_not_found_is_called_uncut(square: int) -> None:
+    # White and grey checks look like card paper at the edge, as a scan's edge does; but a scan's edge
+    # does not change colour every few pixels. The photo is enrolled whole, with the uncut warning.
+    photo = checked_photo((235, 235, 235), (190, 190, 190), square)
+    assert cut_out_card(photo) is photo
+    assert is_uncut_photo(photo)
+
+
+def test_a_plain_light_table_or_a_scan_is_not_called_patterned() -> None:
+    rng = np.random.default_rng(7)
+    pale_cloth = np.clip(rng.normal((200, 205, 210), 6, (400, 300, 3)), 0, 255).astype(np.uint8)
+    scan = np.full((144, 90, 3), 240, np.uint8)
+    cv2.rectangle(scan, (10, 10), (80, 134), (20, 20, 160), 3)
+    assert not is_uncut_photo(pale_cloth) and not is_uncut_photo(scan)
+
+
+@pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
+def test_no_card_image_of_any_style_has_a_patterned_edge() -> None:
+    # Aces and figures are the card images whose drawing reaches their edge most (at most 32 changes of
+    # colour round it of the 125 styles' 5,000 images, against 60-90 for a photo on checks).
+    assert CARDS_ROOT is not None
+    patterned = [f"{style}/{code}" for style in list_styles(CARDS_ROOT) for code in ("1c", "8b", "9d", "10s")
+                 if cutout._has_patterned_edge(read_image(find_image(CARDS_ROOT / style, code)))]
+    assert not patterned
 
 
 def test_a_scan_or_a_picture_without_a_card_is_kept_as_it_is() -> None:

@@ -57,7 +57,7 @@ MESSAGES = {
                 "{views} viste ciascuna.",
         "back": " e il dorso",
         "uncut": "attenzione: in {count} foto non trovo il bordo della carta e la uso intera, tavolo "
-                 "compreso; meglio rifarle più da vicino o su un fondo più scuro: {files}",
+                 "compreso; meglio rifarle più da vicino o su un fondo più scuro, a tinta unita: {files}",
         "order": "Ordine delle foto: {order}{back}. Se non è l'ordine in cui avete fotografato le carte, "
                  "chiamate ogni foto col codice della carta e registrate senza --in-order.",
         "order_back": "; il dorso è {file}",
@@ -88,7 +88,7 @@ MESSAGES = {
                 "{views} views each.",
         "back": " and the back",
         "uncut": "warning: in {count} pictures I cannot find the card's edge and use the whole picture, "
-                 "table and all; better take them again closer or on a darker background: {files}",
+                 "table and all; better take them again closer or on a darker, plain background: {files}",
         "order": "Order of the pictures: {order}{back}. If that is not the order you photographed the "
                  "cards in, name each picture by its card code and enrol without --in-order.",
         "order_back": "; the back is {file}",
