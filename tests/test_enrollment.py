@@ -664,6 +664,13 @@ def test_a_plain_light_table_or_a_scan_is_not_called_patterned() -> None:
     assert not is_uncut_photo(pale_cloth) and not is_uncut_photo(scan)
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 5), (7, 40)])
+def test_a_tiny_light_picture_is_not_called_patterned(shape: tuple[int, int]) -> None:
+    tiny = np.full((*shape, 3), 240, np.uint8)
+    assert not cutout._has_patterned_edge(tiny)
+    assert not is_uncut_photo(tiny)
+
+
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")
 def test_no_card_image_of_any_style_has_a_patterned_edge() -> None:
     # Aces and figures are the card images whose drawing reaches their edge most (at most 32 changes of

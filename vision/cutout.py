@@ -65,7 +65,10 @@ def _has_paper_inside_a_frame(picture: np.ndarray) -> bool:
 
 def _edge_changes_of_colour(picture: np.ndarray) -> int:
     """How many times the colour changes (by CHANGE_OF_COLOUR over three samples) along a line round
-    the picture 1.5% inside its edge, on the picture shrunk to PATTERN_SIDE and blurred."""
+    the picture 1.5% inside its edge, on the picture shrunk to PATTERN_SIDE and blurred; none in a
+    picture under 8 pixels a side, too small to show a pattern."""
+    if min(picture.shape[:2]) < 8:
+        return 0
     small, _ = shrunk(picture, PATTERN_SIDE)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     height, width = lab.shape[:2]
