@@ -5,16 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.test_classifier import checked_tablecloth
 from vision.colour_odds import ANALYSIS_SIDE, middle_colours_mask
 
 GREY, RED, WHITE = (128, 128, 128), (40, 40, 200), (250, 250, 250)
 
 
-def two_colour_cloth(height: int, width: int, square: int = 10) -> np.ndarray:
-    """A cloth of grey and white squares (BGR)."""
-    rows, columns = np.mgrid[:height, :width]
-    white = ((rows // square + columns // square) % 2 == 0)[:, :, None]
-    return np.where(white, np.array(WHITE, np.uint8), np.array(GREY, np.uint8)).astype(np.uint8)
+def two_colour_cloth(height: int, width: int) -> np.ndarray:
+    """A cloth of white and grey squares (BGR), 10 pixels a side."""
+    return checked_tablecloth(height, width, WHITE, GREY, square=10)
 
 
 def test_a_colour_only_the_middle_shows_is_masked_where_it_lies() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import vision.classifier
 from engine.cards import BACK, CARD_CODES, NONE
-from tests.test_classifier import good_metadata, write_tiny_model
+from tests.test_classifier import checked_tablecloth, good_metadata, write_tiny_model
 from tests.test_decks import write_heic
 from vision import cutout
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
@@ -639,9 +639,7 @@ def test_only_a_photo_with_no_card_to_cut_is_uncut() -> None:
 def checked_photo(light: tuple[int, int, int], dark: tuple[int, int, int], square: int = 24) -> np.ndarray:
     """A photo of a white card with a red seven lying on a checked cloth, a card's size of cloth or
     more round it."""
-    rows, columns = np.mgrid[:600, :500]
-    is_light = ((rows // square + columns // square) % 2 == 0)[:, :, None]
-    photo = np.where(is_light, np.array(light, np.uint8), np.array(dark, np.uint8)).astype(np.uint8)
+    photo = checked_tablecloth(600, 500, light, dark, square)
     cv2.rectangle(photo, (190, 210), (310, 390), (250, 250, 250), -1)
     cv2.putText(photo, "7", (215, 330), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 200), 8)
     return photo

@@ -12,6 +12,7 @@ import pytest
 
 import vision.crops
 import vision.recut
+from tests.test_classifier import checked_tablecloth
 from vision import cutout
 from vision.crops import CropSettings, _turned_in_crop, _with_more_table, prepare_artwork, render_card_crop
 from vision.cutout import MIN_CARD_IN_PHOTO, clockwise_from_top_left
@@ -56,9 +57,7 @@ def notched_card_face() -> np.ndarray:
 def checked_cloth(side: int) -> np.ndarray:
     """A light checked cloth ``side`` pixels square, white and pale grey: a white card's paper merges
     with it, and its squares' edges are everywhere."""
-    rows, columns = np.mgrid[:side, :side]
-    white = ((rows // 16 + columns // 16) % 2 == 0)[:, :, None]
-    return np.where(white, np.uint8(235), np.uint8(190)).repeat(3, axis=2)
+    return checked_tablecloth(side, side, (235, 235, 235), (190, 190, 190), square=16)
 
 
 def card_on_table(degrees: float, seed: int = 0, table: int = 4, face: np.ndarray | None = None,
