@@ -13,7 +13,6 @@ from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from table.cli import main
 from table.commands.enroll import describe_order, parse_suit_order
 from tests.test_classifier import write_tiny_model
-from tests.test_enrollment import photos_of
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
 from vision.deck_order import (
@@ -29,6 +28,7 @@ from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root
 from vision.enrollment import EnrollmentError
 from vision.scene.surfaces import make_surface
+from vision.training.phone_photos import photos_of
 
 
 def test_there_are_48_orders_each_holding_every_card_once() -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from engine.cards import BACK, CARD_CODES
 from table.cli import main
-from tests.test_enrollment import photos_of
 from tests.test_render import synthetic_deck
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
@@ -23,6 +22,7 @@ from vision.decks import Deck, find_cards_root
 from vision.enrollment import EnrollmentError
 from vision.scene.render import RenderSettings
 from vision.scene.showing import render_showing_clip
+from vision.training.phone_photos import photos_of
 
 CARDS_ROOT = find_cards_root()
 needs_cards = pytest.mark.skipif(

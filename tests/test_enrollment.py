@@ -19,7 +19,6 @@ from tests.test_decks import write_heic
 from vision import cutout
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import (
-    CropSettings,
     prepare_artwork,
     random_back_artwork,
     render_card_crop,
@@ -44,6 +43,7 @@ from vision.enrollment import (
     enroll_pictures,
     picture_artwork,
 )
+from vision.training.phone_photos import photos_of
 
 
 def _picture(seed: int) -> np.ndarray:
@@ -512,19 +512,6 @@ def test_enrolment_makes_an_unseen_deck_readable(shipped: CardClassifier, tmp_pa
     assert [p.card for p in again] == [p.card for p in enrolled_predictions]
     np.testing.assert_allclose([p.confidence for p in again], [p.confidence for p in enrolled_predictions],
                                atol=1e-5)
-
-
-PHOTO = CropSettings(
-    min_card_width=150, max_card_height=460, typical_card_height=300, p_large=1.0, p_tight=0.0,
-    p_other_card=0.0, p_fingers=0.0, p_corner_cut=0.0, p_upside_down=0.0, effect_strength=(0.1, 0.4),
-)
-
-
-def photos_of(deck: Deck, seed: int) -> dict[str, list[np.ndarray]]:
-    """A user's phone photos: each card large, on a table with some table around it, in some light."""
-    rng = np.random.default_rng(seed)
-    return {code: [render_card_crop(prepare_artwork(face), rng, settings=PHOTO)]
-            for code, face in deck.faces.items()}
 
 
 @pytest.mark.skipif(CARDS_ROOT is None, reason="no card artwork here (../shared/cards or TRESSETTE_CARDS)")

@@ -5,14 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import CLASS_LABELS
+import vision.training.evaluate
+from engine.cards import BACK, CARD_CODES, CLASS_LABELS
 from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import CropSettings
-from vision.decks import find_cards_root
+from vision.cutout import cut_out_card
+from vision.decks import Deck, find_cards_root
 from vision.training.evaluate import (
     WIDTH_BANDS,
     StyleResult,
     count_by_width,
+    enrolment_pictures,
     evaluate_style,
     main,
     markdown_table,
@@ -159,3 +162,50 @@ def test_the_shipped_model_reads_a_style_it_knows_under_the_camera_protocol() ->
     assert result.cards_match == result.cards_distinct  # one deal: its groups are its crops
     assert sum(n for n, _, _ in result.by_width) == 40
     assert sum(right for _, right, _ in result.by_width) == round(40 * result.cards)
+
+
+@needs_cards
+def test_a_deck_is_enrolled_from_its_artwork_or_from_one_phone_photo_of_each_card() -> None:
+    assert CARDS_ROOT is not None
+    deck = Deck.load(CARDS_ROOT / "piacentine")
+    artwork = enrolment_pictures(deck, "artwork")
+    assert set(artwork) == set(CARD_CODES) | {BACK} and artwork["3c"][0] is deck.faces["3c"]
+    photos = enrolment_pictures(deck, "photos", photo_seed=5)
+    assert set(photos) == set(CARD_CODES) and all(len(shots) == 1 for shots in photos.values())
+    face, (photo,) = deck.faces["7d"], photos["7d"]
+    card = cut_out_card(photo)
+    assert card.shape != photo.shape  # table round the card, which enrolment cuts away
+    assert abs(card.shape[1] / card.shape[0] - face.shape[1] / face.shape[0]) < 0.06
+    np.testing.assert_array_equal(enrolment_pictures(deck, "photos", photo_seed=5)["7d"][0], photo)
+    assert not np.array_equal(enrolment_pictures(deck, "photos", photo_seed=6)["7d"][0], photo)
+
+
+def test_an_unknown_enrolment_source_is_named() -> None:
+    expected = r"unknown enrolment source 'scans'; expected one of \['artwork', 'photos'\]"
+    with pytest.raises(ValueError, match=expected):
+        enrolment_pictures(Deck("empty", {}), "scans")
+
+
+def test_the_command_refuses_an_unknown_enrolment_source(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--enrol-from", "scans"])
+    assert "--enrol-from: invalid choice: 'scans'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@needs_cards
+def test_a_style_enrolled_from_phone_photos_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert CARDS_ROOT is not None
+    sources: list[tuple[str, int]] = []
+
+    def recorded(deck: Deck, enrol_from: str, photo_seed: int) -> dict[str, list[np.ndarray]]:
+        sources.append((enrol_from, photo_seed))
+        return enrolment_pictures(deck, enrol_from, photo_seed)
+
+    monkeypatch.setattr(vision.training.evaluate, "enrolment_pictures", recorded)
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH, threads=2)
+    result = evaluate_style(classifier, CARDS_ROOT, "siciliane", 1, seed=11, enrol=True, protocol="camera",
+                            workers=2, enrol_from="photos", photo_seed=8)
+    assert sources == [("photos", 8)]
+    assert result.cards_enrolled is not None and result.cards_enrolled >= 0.95, result
+    assert all(enrolled is not None for _, _, enrolled in result.by_width)

@@ -5,13 +5,14 @@
 
 For each style, ``--per-class`` crops of each of the 42 classes are rendered with ``vision.crops``
 (seeded, independent of the training seeds), read with the runtime classifier
-(``vision.classifier.CardClassifier``, both orientations), and read again with a deck profile
-enrolled from that style's card pictures (``vision.enrollment.enroll_pictures``: one picture per
-card, as a user would enrol a deck). The zero-shot readings are also taken as deals: the r-th crop of
-each of the 40 cards make deal r, labelled one-to-one (``vision.distinct``: no card read twice), as
-``tressette classify --distinct`` reads; and all the deals of a style as one match, each card's
-appearances grouped and the groups named together (``vision.match_groups``). Prints a Markdown table,
-and a second one of the cards of all the styles by the width of their crop (``WIDTH_BANDS``: how
+(``vision.classifier.CardClassifier``, both orientations), and read again with a deck profile enrolled
+from that style's card pictures (``vision.enrollment.enroll_pictures``: one picture per card, as a user
+would enrol a deck; ``--enrol-from photos``: one rendered phone photo of each card instead, a card on a
+table, cut out by enrolment as a user's photo is). The zero-shot readings are also taken as deals: the
+r-th crop of each of the 40 cards make deal r, labelled one-to-one (``vision.distinct``: no card read
+twice), as ``tressette classify --distinct`` reads; and all the deals of a style as one match, each
+card's appearances grouped and the groups named together (``vision.match_groups``). Prints a Markdown
+table, and a second one of the cards of all the styles by the width of their crop (``WIDTH_BANDS``: how
 large the camera must see a card); ``--json`` writes the figures too.
 Needs onnxruntime only (no torch).
 
@@ -50,9 +51,11 @@ from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
 from vision.match_groups import read_match
 from vision.training.dataset import NO_ARTWORK, load_style
+from vision.training.phone_photos import DEFAULT_PHOTO_SEED, photos_of
 from vision.training.pysol_decks import unknown_styles_message
 
 EVAL_SEED = 7_777_777
+ENROL_FROM = ("artwork", "photos")
 PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
 DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
@@ -160,12 +163,29 @@ def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labe
                           for p, i in zip(deal, rows, strict=True)]))
 
 
+def enrolment_pictures(deck: Deck, enrol_from: str, photo_seed: int = DEFAULT_PHOTO_SEED
+                       ) -> dict[str, list[np.ndarray]]:
+    """The pictures a deck is enrolled from, by class: ``artwork``, its card images and its back as
+    they are; ``photos``, one rendered phone photo of each card (``vision.training.phone_photos``,
+    drawn from ``photo_seed``) and no back, as a user with a phone enrols a deck."""
+    if enrol_from not in ENROL_FROM:
+        raise ValueError(f"unknown enrolment source {enrol_from!r}; expected one of {list(ENROL_FROM)}")
+    if enrol_from == "photos":
+        return photos_of(deck, photo_seed)
+    pictures = {code: [image] for code, image in deck.faces.items()}
+    if deck.back is not None:
+        pictures[BACK] = [deck.back]
+    return pictures
+
+
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
-                   tilt: float = 0.0, margin: float = 0.0) -> StyleResult:
+                   tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
+                   photo_seed: int = DEFAULT_PHOTO_SEED) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
-    (enrolled in ``workers`` processes), its cards turned by ``tilt`` degrees inside their crops, with
-    ``margin`` of their size of table more on every side."""
+    (enrolled in ``workers`` processes from ``enrolment_pictures(deck, enrol_from, photo_seed)``), its
+    cards turned by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on
+    every side."""
     crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
@@ -177,10 +197,7 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     if enrol:
         from vision.enrollment import enroll_pictures
 
-        deck = Deck.load(root / style)
-        pictures = {code: [image] for code, image in deck.faces.items()}
-        if deck.back is not None:
-            pictures[BACK] = [deck.back]
+        pictures = enrolment_pictures(Deck.load(root / style), enrol_from, photo_seed)
         profile = enroll_pictures(pictures, classifier, name=style, workers=workers)
         enrolled = [p.card for p in classifier.classify(crops, profile=profile)]
         cards_enrolled, all_enrolled = _accuracies(enrolled, truth)
@@ -264,6 +281,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-class", type=int, default=10)
     parser.add_argument("--seed", type=int, default=EVAL_SEED)
     parser.add_argument("--no-enrol", action="store_true", help="skip the enrolled reading")
+    parser.add_argument("--enrol-from", choices=ENROL_FROM, default="artwork",
+                        help="enrol each style from its card images (artwork) or from one rendered "
+                             "phone photo of each card (photos)")
+    parser.add_argument("--photo-seed", type=int, default=DEFAULT_PHOTO_SEED,
+                        help="seed of the phone photos of --enrol-from photos")
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1,
@@ -308,11 +330,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
-                              workers=args.threads, tilt=args.tilt, margin=args.margin) for s in styles]
+                              workers=args.threads, tilt=args.tilt, margin=args.margin,
+                              enrol_from=args.enrol_from, photo_seed=args.photo_seed) for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
+    if enrol and args.enrol_from == "photos":
+        views += f"; enrolled from one phone photo a card (seed {args.photo_seed})"
     bank = classifier.bank
     views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
