@@ -11,10 +11,13 @@ from vision.classifier import DEFAULT_MODEL_PATH, CardClassifier
 from vision.crops import CropSettings
 from vision.cutout import cut_out_card
 from vision.decks import Deck, find_cards_root
+from vision.enrollment import EnrollmentError
 from vision.training.evaluate import (
     WIDTH_BANDS,
     StyleResult,
+    clip_seed,
     count_by_width,
+    enrol_style,
     enrolment_pictures,
     evaluate_style,
     main,
@@ -91,6 +94,22 @@ def test_the_width_table_sums_the_styles_and_skips_empty_bands() -> None:
     assert "60-79" not in table and "120-199" not in table
 
 
+def test_a_style_whose_enrolment_was_refused_is_left_out_of_the_enrolled_totals() -> None:
+    enrolled = StyleResult("a", 42, 0.5, 0.5, 1.0, 1.0, (),
+                           by_width=((30, 15, 30), (10, 5, 9), *[(0, 0, 0)] * 3))
+    refused = StyleResult("b", 84, 0.75, 0.75, None, None, (), by_width=((80, 60, None), *[(0, 0, None)] * 4),
+                          enrol_refused="b.mp4: 39 cards found lying alone")
+    neither = StyleResult("c", 42, 1.0, 1.0, None, None, (), enrol_refused="c.mp4: 0 cards found")
+    last = markdown_table([enrolled, refused]).splitlines()[-1]
+    cells = [cell.strip() for cell in last.strip("|").split("|")]
+    assert cells[2] == "66.67% (80 of 120)"  # zero-shot: both styles
+    assert cells[6] == "100.00% (40 of 40; 1 style without)"  # enrolled: the first only
+    table = width_table([enrolled, refused])
+    assert "| 0-59 px | 110 | 68.2% | 100.0% |" in table
+    assert "| 60-79 px | 10 | 50.0% | 90.0% |" in table
+    assert markdown_table([refused, neither]).splitlines()[-1].split("|")[7].strip() == "-"
+
+
 @needs_cards
 def test_the_last_row_adds_the_styles_up_by_their_crops() -> None:
     one = StyleResult("one", 42, 0.5, 0.5, None, None, (), cards_distinct=0.75, cards_match=1.0)
@@ -101,7 +120,7 @@ def test_the_last_row_adds_the_styles_up_by_their_crops() -> None:
     assert cells[:2] == ["**all 2 styles**", "126"]
     # Cards: 20 of 40 and 60 of 80; all classes: 21 of 42 and 63 of 84; one match: 40 and 40 of 120.
     assert cells[2] == "66.67% (80 of 120)"
-    assert cells[3] == "-"  # a style without deals
+    assert cells[3] == "75.00% (30 of 40; 1 style without)"  # a style without deals is left out
     assert cells[4] == "66.67% (80 of 120)"
     assert cells[5] == "66.67% (84 of 126)"
     assert cells[6:8] == ["-", "-"]  # not enrolled
@@ -170,18 +189,18 @@ def test_a_deck_is_enrolled_from_its_artwork_or_from_one_phone_photo_of_each_car
     deck = Deck.load(CARDS_ROOT / "piacentine")
     artwork = enrolment_pictures(deck, "artwork")
     assert set(artwork) == set(CARD_CODES) | {BACK} and artwork["3c"][0] is deck.faces["3c"]
-    photos = enrolment_pictures(deck, "photos", photo_seed=5)
+    photos = enrolment_pictures(deck, "photos", enrol_seed=5)
     assert set(photos) == set(CARD_CODES) and all(len(shots) == 1 for shots in photos.values())
     face, (photo,) = deck.faces["7d"], photos["7d"]
     card = cut_out_card(photo)
     assert card.shape != photo.shape  # table round the card, which enrolment cuts away
     assert abs(card.shape[1] / card.shape[0] - face.shape[1] / face.shape[0]) < 0.06
-    np.testing.assert_array_equal(enrolment_pictures(deck, "photos", photo_seed=5)["7d"][0], photo)
-    assert not np.array_equal(enrolment_pictures(deck, "photos", photo_seed=6)["7d"][0], photo)
+    np.testing.assert_array_equal(enrolment_pictures(deck, "photos", enrol_seed=5)["7d"][0], photo)
+    assert not np.array_equal(enrolment_pictures(deck, "photos", enrol_seed=6)["7d"][0], photo)
 
 
-def test_an_unknown_enrolment_source_is_named() -> None:
-    expected = r"unknown enrolment source 'scans'; expected one of \['artwork', 'photos'\]"
+def test_an_unknown_source_of_pictures_is_named() -> None:
+    expected = r"unknown source of enrolment pictures 'scans'; expected one of \['artwork', 'photos'\]"
     with pytest.raises(ValueError, match=expected):
         enrolment_pictures(Deck("empty", {}), "scans")
 
@@ -198,14 +217,41 @@ def test_a_style_enrolled_from_phone_photos_is_read(monkeypatch: pytest.MonkeyPa
     assert CARDS_ROOT is not None
     sources: list[tuple[str, int]] = []
 
-    def recorded(deck: Deck, enrol_from: str, photo_seed: int) -> dict[str, list[np.ndarray]]:
-        sources.append((enrol_from, photo_seed))
-        return enrolment_pictures(deck, enrol_from, photo_seed)
+    def recorded(deck: Deck, enrol_from: str, enrol_seed: int) -> dict[str, list[np.ndarray]]:
+        sources.append((enrol_from, enrol_seed))
+        return enrolment_pictures(deck, enrol_from, enrol_seed)
 
     monkeypatch.setattr(vision.training.evaluate, "enrolment_pictures", recorded)
     classifier = CardClassifier.load(DEFAULT_MODEL_PATH, threads=2)
     result = evaluate_style(classifier, CARDS_ROOT, "siciliane", 1, seed=11, enrol=True, protocol="camera",
-                            workers=2, enrol_from="photos", photo_seed=8)
+                            workers=2, enrol_from="photos", enrol_seed=8)
     assert sources == [("photos", 8)]
     assert result.cards_enrolled is not None and result.cards_enrolled >= 0.95, result
     assert all(enrolled is not None for _, _, enrolled in result.by_width)
+
+
+def test_each_style_is_filmed_on_its_own_table() -> None:
+    seeds = {clip_seed(style, seed) for style in ("pysol-gpl", "pysol-sylly", "sarde") for seed in (5, 6)}
+    assert len(seeds) == 6
+    assert clip_seed("sarde", 5) == clip_seed("sarde", 5)
+
+
+def test_an_unknown_enrolment_source_is_named_by_the_style_enrolment() -> None:
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH)
+    with pytest.raises(ValueError, match=r"unknown enrolment source 'scans'; expected one of \['artwork', "):
+        enrol_style(classifier, Deck("empty", {}), "scans")
+
+
+@needs_cards
+def test_a_refused_clip_is_told_and_the_zero_shot_figures_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert CARDS_ROOT is not None
+
+    def refuse(*_: object) -> None:
+        raise EnrollmentError("napoletane.mp4: 39 cards found lying alone")
+
+    monkeypatch.setattr(vision.training.evaluate, "enrol_style", refuse)
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH)
+    result = evaluate_style(classifier, CARDS_ROOT, "napoletane", 1, seed=11, enrol=True, protocol="camera",
+                            enrol_from="clip")
+    assert result.enrol_refused == "napoletane.mp4: 39 cards found lying alone"
+    assert result.cards_enrolled is None and result.all_enrolled is None and result.cards >= 0.9

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -45,17 +46,24 @@ from vision.classifier import (
     crop_width,
 )
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
+from vision.deck_order import STANDARD_ORDER
+from vision.deck_pictures import enroll_clip
+from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root, list_styles
 from vision.distinct import read_distinct
-from vision.enrollment import ENROLMENT_CROPS
+from vision.enrollment import ENROLMENT_CROPS, EnrollmentError, EnrollmentSettings, enroll_pictures
 from vision.errors import VisionError
 from vision.match_groups import read_match
+from vision.scene.render import RenderSettings
+from vision.scene.showing import render_showing_clip
 from vision.training.dataset import NO_ARTWORK, load_style
 from vision.training.phone_photos import DEFAULT_PHOTO_SEED, photos_of
 from vision.training.pysol_decks import unknown_styles_message
 
 EVAL_SEED = 7_777_777
-ENROL_FROM = ("artwork", "photos")
+PICTURE_SOURCES = ("artwork", "photos")
+ENROL_FROM = (*PICTURE_SOURCES, "clip")
+CLIP_SIZE = (1920, 1080)
 PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
 DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
@@ -85,6 +93,7 @@ class StyleResult:
     cards_match: float | None = None
     # Per band of ``WIDTH_BANDS``: (cards, read right zero-shot, read right enrolled or None).
     by_width: tuple[tuple[int, int, int | None], ...] = ()
+    enrol_refused: str | None = None  # why enrolment refused the style's pictures or clip
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol: str = DEFAULT_PROTOCOL,
@@ -163,29 +172,54 @@ def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labe
                           for p, i in zip(deal, rows, strict=True)]))
 
 
-def enrolment_pictures(deck: Deck, enrol_from: str, photo_seed: int = DEFAULT_PHOTO_SEED
+def enrolment_pictures(deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_PHOTO_SEED
                        ) -> dict[str, list[np.ndarray]]:
     """The pictures a deck is enrolled from, by class: ``artwork``, its card images and its back as
     they are; ``photos``, one rendered phone photo of each card (``vision.training.phone_photos``,
-    drawn from ``photo_seed``) and no back, as a user with a phone enrols a deck."""
-    if enrol_from not in ENROL_FROM:
-        raise ValueError(f"unknown enrolment source {enrol_from!r}; expected one of {list(ENROL_FROM)}")
+    drawn from ``enrol_seed``) and no back, as a user with a phone enrols a deck."""
+    if enrol_from not in PICTURE_SOURCES:
+        raise ValueError(f"unknown source of enrolment pictures {enrol_from!r}; expected one of "
+                         f"{list(PICTURE_SOURCES)}")
     if enrol_from == "photos":
-        return photos_of(deck, photo_seed)
+        return photos_of(deck, enrol_seed)
     pictures = {code: [image] for code, image in deck.faces.items()}
     if deck.back is not None:
         pictures[BACK] = [deck.back]
     return pictures
 
 
+def clip_seed(style: str, enrol_seed: int) -> int:
+    """The render seed of a style's showing clip: each style's clip on its own table and in its own light."""
+    return enrol_seed * 1_000_003 + sum(style.encode())
+
+
+def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_PHOTO_SEED,
+                workers: int = 1) -> DeckProfile:
+    """A profile of ``deck`` enrolled as a user would from ``enrol_from``: ``artwork`` or ``photos``
+    (``enrolment_pictures``), or ``clip``, a rendered 1080p clip of the deck, sorted as
+    ``STANDARD_ORDER``, shown to the camera card after card (``vision.scene.showing``, seed
+    ``clip_seed``) and read by ``vision.deck_pictures.enroll_clip``, which finds the cards and their
+    order itself. Raises EnrollmentError where the clip is refused (not 40 cards found)."""
+    if enrol_from not in ENROL_FROM:
+        raise ValueError(f"unknown enrolment source {enrol_from!r}; expected one of {list(ENROL_FROM)}")
+    if enrol_from != "clip":
+        return enroll_pictures(enrolment_pictures(deck, enrol_from, enrol_seed), classifier, name=deck.name,
+                               workers=workers)
+    with tempfile.TemporaryDirectory(prefix="tressette-eval-") as folder:
+        clip = Path(folder) / f"{deck.name}.mp4"
+        render_showing_clip(STANDARD_ORDER.codes, deck, RenderSettings(clip_seed(deck.name, enrol_seed),
+                                                                       size=CLIP_SIZE), clip)
+        return enroll_clip(clip, classifier, settings=EnrollmentSettings(workers=workers)).profile
+
+
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
-                   photo_seed: int = DEFAULT_PHOTO_SEED) -> StyleResult:
+                   enrol_seed: int = DEFAULT_PHOTO_SEED) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
-    (enrolled in ``workers`` processes from ``enrolment_pictures(deck, enrol_from, photo_seed)``), its
-    cards turned by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on
-    every side."""
+    (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed)``; a refused clip
+    leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned by ``tilt``
+    degrees inside their crops, with ``margin`` of their size of table more on every side."""
     crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
@@ -194,17 +228,20 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     cards_match = match_accuracy(predictions, truth, classifier.labels, per_class)
     cards_enrolled = all_enrolled = None
     enrolled: list[str] | None = None
+    enrol_refused = None
     if enrol:
-        from vision.enrollment import enroll_pictures
-
-        pictures = enrolment_pictures(Deck.load(root / style), enrol_from, photo_seed)
-        profile = enroll_pictures(pictures, classifier, name=style, workers=workers)
-        enrolled = [p.card for p in classifier.classify(crops, profile=profile)]
-        cards_enrolled, all_enrolled = _accuracies(enrolled, truth)
+        try:
+            profile = enrol_style(classifier, Deck.load(root / style), enrol_from, enrol_seed, workers)
+        except EnrollmentError as refused:
+            enrol_refused = str(refused)
+        else:
+            enrolled = [p.card for p in classifier.classify(crops, profile=profile)]
+            cards_enrolled, all_enrolled = _accuracies(enrolled, truth)
     mistakes = Counter((t, p) for t, p in zip(truth, predicted, strict=True) if t != p)
     confusions = tuple((t, p, n) for (t, p), n in mistakes.most_common(5))
     return StyleResult(style, len(crops), cards, everything, cards_enrolled, all_enrolled, confusions,
-                       cards_distinct, cards_match, count_by_width(crops, truth, predicted, enrolled))
+                       cards_distinct, cards_match, count_by_width(crops, truth, predicted, enrolled),
+                       enrol_refused)
 
 
 def _percent(value: float | None) -> str:
@@ -227,15 +264,21 @@ _FIGURES: tuple[tuple[str, bool], ...] = (
 
 def total_figure(results: Sequence[StyleResult], figure: str, of_cards: bool) -> str:
     """The StyleResult ``figure`` of all ``results`` together: the share to two decimals and how many
-    crops (cards only, ``of_cards``) were read right out of how many; ``-`` where a style lacks it."""
-    right = total = 0
+    crops (cards only, ``of_cards``) were read right out of how many; the styles that lack it (a style
+    without deals, one whose clip enrolment refused) are left out and counted after; ``-`` where every
+    style lacks it."""
+    right = total = without = 0
     for result in results:
         share = getattr(result, figure)
         if share is None:
-            return "-"
+            without += 1
+            continue
         count = card_crops(result) if of_cards else result.crops
         right, total = right + round(share * count), total + count
-    return f"{100 * right / total:.2f}% ({right} of {total})" if total else "-"
+    if not total:
+        return "-"
+    left_out = f"; {without} style{'s' if without > 1 else ''} without" if without else ""
+    return f"{100 * right / total:.2f}% ({right} of {total}{left_out})"
 
 
 def markdown_table(results: Sequence[StyleResult]) -> str:
@@ -259,14 +302,16 @@ def markdown_table(results: Sequence[StyleResult]) -> str:
 
 def width_table(results: Sequence[StyleResult]) -> str:
     """The cards of all ``results`` by the width of their crop: how many, and the share read right
-    zero-shot and enrolled."""
+    zero-shot and enrolled (of the styles enrolled)."""
     lines = ["| crop width | cards | zero-shot | enrolled |", "| --- | ---: | ---: | ---: |"]
     for band, low in enumerate(WIDTH_BANDS):
         rows = [r.by_width[band] for r in results if r.by_width]
         cards = sum(n for n, _, _ in rows)
         if not cards:
             continue
-        enrolled = None if any(e is None for _, _, e in rows) else sum(e or 0 for _, _, e in rows) / cards
+        enrolled_rows = [(n, e) for n, _, e in rows if e is not None]
+        enrolled_cards = sum(n for n, _ in enrolled_rows)
+        enrolled = sum(e for _, e in enrolled_rows) / enrolled_cards if enrolled_cards else None
         name = f"{low}-{WIDTH_BANDS[band + 1] - 1} px" if band + 1 < len(WIDTH_BANDS) else f"{low} px or more"
         lines.append(f"| {name} | {cards} | {_percent(sum(z for _, z, _ in rows) / cards)} "
                      f"| {_percent(enrolled)} |")
@@ -282,10 +327,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=EVAL_SEED)
     parser.add_argument("--no-enrol", action="store_true", help="skip the enrolled reading")
     parser.add_argument("--enrol-from", choices=ENROL_FROM, default="artwork",
-                        help="enrol each style from its card images (artwork) or from one rendered "
-                             "phone photo of each card (photos)")
-    parser.add_argument("--photo-seed", type=int, default=DEFAULT_PHOTO_SEED,
-                        help="seed of the phone photos of --enrol-from photos")
+                        help="enrol each style from its card images (artwork), from one rendered phone "
+                             "photo of each card (photos) or from a rendered clip of the sorted deck "
+                             "shown card after card (clip)")
+    parser.add_argument("--enrol-seed", type=int, default=DEFAULT_PHOTO_SEED,
+                        help="seed of the phone photos or the clips")
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1,
@@ -331,18 +377,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin,
-                              enrol_from=args.enrol_from, photo_seed=args.photo_seed) for s in styles]
+                              enrol_from=args.enrol_from, enrol_seed=args.enrol_seed) for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
-    if enrol and args.enrol_from == "photos":
-        views += f"; enrolled from one phone photo a card (seed {args.photo_seed})"
+    if enrol and args.enrol_from != "artwork":
+        source = "one phone photo a card" if args.enrol_from == "photos" else "a clip of the deck shown"
+        views += f"; enrolled from {source} (seed {args.enrol_seed})"
     bank = classifier.bank
     views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
           f"protocol {args.protocol}; seed {args.seed}{views}; {time.perf_counter() - started:.0f} s")
     print(markdown_table(results))
+    for result in results:
+        if result.enrol_refused:
+            print(f"{result.style}: enrolment refused: {result.enrol_refused}")
     print()
     print(width_table(results))
     if args.json:
