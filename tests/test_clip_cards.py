@@ -15,6 +15,7 @@ from vision.clip_cards import (
     ClipError,
     EmptyTable,
     card_regions,
+    exposure_change,
     find_shown_cards,
     is_clip_path,
     read_frames,
@@ -174,6 +175,50 @@ def test_a_cloths_faint_print_in_a_noisy_frame_neither_marks_the_table_nor_joins
     regions = card_regions(unlike_table_mask(frame, empty))
     assert len(regions) == 1
     assert sorted(regions[0].box[1]) == pytest.approx([64, 99], abs=3)  # joined to the circle: 106x144
+
+
+def two_tone_cloth() -> np.ndarray:
+    """A white cloth with purple squares, 22 px every 32 (47% of it): its median is the white's."""
+    cloth = np.full((540, 960, 3), (232, 230, 228), np.uint8)
+    for x in range(0, 960, 32):
+        for y in range(0, 540, 32):
+            cloth[y:y + 22, x:x + 22] = (110, 40, 100)
+    return cloth
+
+
+def test_a_sleeve_over_a_two_tone_cloth_does_not_light_up_the_cloth() -> None:
+    table = two_tone_cloth()
+    empty = EmptyTable.from_image(table)
+    frame = np.clip(table + np.random.default_rng(5).normal(0, 2.0, table.shape), 0, 255).astype(np.uint8)
+    frame[240:, 380:580] = (40, 45, 70)  # a dark sleeve from the bottom edge: 12% of the frame
+    lab, table_lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), cv2.cvtColor(table, cv2.COLOR_BGR2LAB)
+    assert np.median(lab[:, :, 0]) < np.median(table_lab[:, :, 0]) / 2  # the frame's median: a purple's
+    assert exposure_change(lab[:, :, 0].astype(np.float32), table_lab[:, :, 0].astype(np.float32)) == (
+        pytest.approx(1.0, abs=0.02))
+    unlike = unlike_table_mask(frame, empty) > 0
+    unlike[230:, 370:590] = False  # the sleeve and its edge
+    assert unlike.mean() < 0.002  # with the medians' ratio as the exposure's change: 87%
+
+
+def test_a_darker_exposure_is_matched_before_the_frame_is_compared() -> None:
+    table = two_tone_cloth()
+    darker = (table * 0.85).astype(np.uint8)
+    lab, table_lab = cv2.cvtColor(darker, cv2.COLOR_BGR2LAB), cv2.cvtColor(table, cv2.COLOR_BGR2LAB)
+    assert exposure_change(lab[:, :, 0].astype(np.float32), table_lab[:, :, 0].astype(np.float32)) < 0.95
+    assert (unlike_table_mask(darker, EmptyTable.from_image(table)) > 0).mean() < 0.002
+
+
+def test_a_black_table_gives_no_exposure_change_to_match() -> None:
+    black = np.zeros((60, 80), np.float32)
+    assert exposure_change(black + 40.0, black) == 1.0
+
+
+def test_a_card_shaped_mark_cut_off_by_the_frames_edge_is_no_card() -> None:
+    for left, top in ((0, 200), (919, 200), (400, 0), (400, 474), (400, 471)):
+        mask = np.zeros((540, 960), np.uint8)
+        cv2.rectangle(mask, (left, top), (left + 40, top + 65), 255, -1)  # 41x66: a card's shape
+        touches = left in (0, 919) or top in (0, 474)
+        assert len(card_regions(mask)) == (0 if touches else 1), (left, top)
 
 
 def test_a_missing_clip_is_named(tmp_path: Path) -> None:
