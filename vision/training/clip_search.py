@@ -1,0 +1,153 @@
+"""How well the clip search finds the cards of a deck shown card after card, on rendered clips.
+
+    .venv/bin/python -m vision.training.clip_search --clips 153:siciliane,114:pysol-gpl --size 1280x720
+
+Each ``SEED:STYLE`` is filmed as ``tressette enroll`` expects a player to film a deck
+(``vision.scene.showing``: the sorted deck, ``STANDARD_ORDER``, laid card after card in one spot;
+the render seed picks the table, the light and the camera), then searched by
+``vision.clip_cards.find_shown_cards`` and scored against the clip's truth file: a card is found when
+a showing starts within ``FOUND_WITHIN_SECONDS`` after it landed (its ``rest`` event); a showing that
+finds no card is extra; the corner error is the mean distance of the found corners from the true ones
+over the card's width (median over the clip). ``--keep DIR`` keeps the clips and their truth there and
+reuses those already made. Needs no torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.clip_cards import ClipCards, find_shown_cards
+from vision.deck_order import STANDARD_ORDER
+from vision.decks import Deck, find_cards_root
+from vision.errors import VisionError
+from vision.scene.camera import parse_size
+from vision.scene.render import RenderSettings
+from vision.scene.showing import render_showing_clip
+from vision.scene.truth import Truth, read_truth
+from vision.training.dataset import NO_ARTWORK
+from vision.training.pysol_decks import unknown_styles_message
+
+FOUND_WITHIN_SECONDS = 1.6  # after the card landed: the hand lifts off it within a second
+
+
+@dataclass(frozen=True)
+class ClipScore:
+    """One clip's search against its truth: the cards shown, those found, the codes of those missed,
+    the showings that found no card, and the median corner error of the found ones (None: none found)."""
+
+    clip: str
+    surface: str
+    shown: int
+    found: int
+    missed: tuple[str, ...]
+    extra: int
+    corner_error: float | None
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Mean distance of ``found``'s four corners from ``truth``'s (both clockwise, from any corner) over
+    the card's width (``truth``'s shorter side)."""
+    width = min(float(np.linalg.norm(truth[1] - truth[0])), float(np.linalg.norm(truth[2] - truth[1])))
+    return min(float(np.linalg.norm(np.roll(found, turn, axis=0) - truth, axis=1).mean())
+               for turn in range(4)) / width
+
+
+def score_search(found: ClipCards, truth: Truth) -> ClipScore:
+    """``found`` scored against ``truth`` (see the module's docstring): each card landing is matched to
+    the first showing not yet matched that starts within ``FOUND_WITHIN_SECONDS`` after it."""
+    starts = [card.first_frame / found.fps for card in found.cards]
+    matched: set[int] = set()
+    missed: list[str] = []
+    errors: list[float] = []
+    rests = truth.of_kind("rest")
+    for rest in rests:
+        landed = rest["frame"] / found.fps
+        candidates = [i for i, start in enumerate(starts)
+                      if 0.0 <= start - landed <= FOUND_WITHIN_SECONDS and i not in matched]
+        if not candidates:
+            missed.append(str(rest["card"]))
+            continue
+        matched.add(candidates[0])
+        errors.append(corner_error(found.cards[candidates[0]].corners, np.array(rest["corners"])))
+    return ClipScore(found.path.name, str(truth.header.get("surface", "?")), len(rests),
+                     len(rests) - len(missed), tuple(missed), len(starts) - len(matched),
+                     float(np.median(errors)) if errors else None)
+
+
+def parse_clips(text: str) -> list[tuple[int, str]]:
+    """``SEED:STYLE,SEED:STYLE,...`` as (seed, style) pairs; raise ValueError naming the item at fault."""
+    pairs = []
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        seed, _, style = item.partition(":")
+        if not seed.isdigit() or not style:
+            raise ValueError(f"--clips: {item!r} is not SEED:STYLE (a render seed, a deck style)")
+        pairs.append((int(seed), style))
+    return pairs
+
+
+def search_clip(root: Path, seed: int, style: str, size: tuple[int, int], folder: Path) -> ClipScore:
+    """Film ``style``'s sorted deck with render ``seed`` at ``size`` into ``folder`` (reusing a clip made
+    before), search it and score it."""
+    clip = folder / f"{seed}_{style}_{size[0]}x{size[1]}.mp4"
+    truth = clip.with_suffix(".jsonl")
+    if not (clip.is_file() and truth.is_file()):
+        render_showing_clip(STANDARD_ORDER.codes, Deck.load(root / style), RenderSettings(seed, size=size),
+                            clip, truth)
+    return score_search(find_shown_cards(clip), read_truth(truth))
+
+
+def markdown_table(scores: Sequence[ClipScore]) -> str:
+    """One row a clip and a last row of them all (the corner error: the median of the clips')."""
+    lines = ["| clip | surface | found | extra | missed | corner error |",
+             "| --- | --- | ---: | ---: | --- | ---: |"]
+    for s in scores:
+        error = "-" if s.corner_error is None else f"{100 * s.corner_error:.1f}%"
+        lines.append(f"| {s.clip} | {s.surface} | {s.found} of {s.shown} | {s.extra} | "
+                     f"{', '.join(s.missed) or 'none'} | {error} |")
+    errors = [s.corner_error for s in scores if s.corner_error is not None]
+    median = f"{100 * float(np.median(errors)):.1f}%" if errors else "-"
+    found, shown = sum(s.found for s in scores), sum(s.shown for s in scores)
+    lines.append(f"| **all {len(scores)}** | | {found} of {shown} | {sum(s.extra for s in scores)} "
+                 f"| {sum(len(s.missed) for s in scores)} | {median} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.clip_search",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--clips", required=True,
+                        help="SEED:STYLE,... (the render seed and the deck style of each clip)")
+    parser.add_argument("--size", default="1280x720", help="frame size, WIDTHxHEIGHT (default 1280x720)")
+    parser.add_argument("--keep", type=Path, help="keep the clips here, and reuse those already made")
+    args = parser.parse_args(argv)
+    try:
+        clips = parse_clips(args.clips)
+        size = parse_size(args.size)
+    except ValueError as error:
+        parser.error(str(error))
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    problem = unknown_styles_message(sorted({style for _, style in clips}), root)
+    if problem:
+        parser.error(problem)
+    with tempfile.TemporaryDirectory(prefix="tressette-clips-") as scratch:
+        folder = args.keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        scores = []
+        for seed, style in clips:
+            scores.append(search_clip(root, seed, style, size, folder))
+            print(markdown_table(scores[-1:]).splitlines()[2], flush=True)
+    print(markdown_table(scores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
