@@ -221,6 +221,21 @@ def test_a_card_shaped_mark_cut_off_by_the_frames_edge_is_no_card() -> None:
         assert len(card_regions(mask)) == (0 if touches else 1), (left, top)
 
 
+def card_with_a_corner_like_the_cloth(bite: int) -> np.ndarray:
+    """A mask of a card 46 x 63 px whose top left corner, ``bite`` px along each side, was not told
+    from the cloth (white paper over a white square of a checked cloth)."""
+    mask = np.zeros((540, 960), np.uint8)
+    cv2.rectangle(mask, (458, 239), (503, 301), 255, -1)
+    cv2.fillPoly(mask, [np.array([[458, 239], [458 + bite, 239], [458, 239 + bite]], np.int32)], 0)
+    return mask
+
+
+def test_a_card_with_a_corner_like_the_cloth_is_still_a_card() -> None:
+    (region,) = card_regions(card_with_a_corner_like_the_cloth(26))  # its hull fills 87% of its box
+    assert sorted(region.box[1]) == pytest.approx([45, 62], abs=1.5)
+    assert card_regions(card_with_a_corner_like_the_cloth(32)) == []  # 82%: a ragged thing, no card
+
+
 def test_a_missing_clip_is_named(tmp_path: Path) -> None:
     with pytest.raises(ClipError, match=r"nothing\.mp4: no such clip"):
         find_shown_cards(tmp_path / "nothing.mp4")

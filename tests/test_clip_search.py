@@ -45,6 +45,14 @@ def test_a_card_is_found_by_a_showing_that_starts_soon_after_it_landed() -> None
     assert (score.clip, score.surface) == ("mazzo.mp4", "cloth_checks")
 
 
+def test_a_card_seen_lying_a_moment_before_it_landed_is_found_but_a_sleeve_elsewhere_is_not() -> None:
+    truth = Truth({}, (rest(15, "1c"), rest(35, "2c")))
+    sleeve = CARD + np.array([0.0, 300.0])  # at the frame's bottom edge, at every card
+    found = ClipCards(Path("a.mp4"), (shown(13, sleeve), shown(14), shown(33, sleeve)), 10.0, 60)
+    score = score_search(found, truth)
+    assert (score.found, score.missed, score.extra) == (1, ("2c",), 2)
+
+
 def test_one_showing_finds_one_card() -> None:
     truth = Truth({}, (rest(10, "1c"), rest(14, "2c")))
     score = score_search(ClipCards(Path("a.mp4"), (shown(15),), 10.0, 30), truth)

@@ -255,3 +255,14 @@ def test_a_refused_clip_is_told_and_the_zero_shot_figures_kept(monkeypatch: pyte
                             enrol_from="clip")
     assert result.enrol_refused == "napoletane.mp4: 39 cards found lying alone"
     assert result.cards_enrolled is None and result.all_enrolled is None and result.cards >= 0.9
+
+
+@pytest.mark.slow
+@needs_cards
+def test_a_style_enrolled_from_a_clip_of_its_sorted_deck_is_read() -> None:
+    assert CARDS_ROOT is not None
+    classifier = CardClassifier.load(DEFAULT_MODEL_PATH, threads=2)
+    result = evaluate_style(classifier, CARDS_ROOT, "siciliane", 1, seed=11, enrol=True, protocol="camera",
+                            workers=2, enrol_from="clip")
+    assert result.enrol_refused is None
+    assert result.cards_enrolled is not None and result.cards_enrolled >= 0.95, result

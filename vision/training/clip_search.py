@@ -3,13 +3,14 @@
     .venv/bin/python -m vision.training.clip_search --clips 153:siciliane,114:pysol-gpl --size 1280x720
 
 Each ``SEED:STYLE`` is filmed as ``tressette enroll`` expects a player to film a deck
-(``vision.scene.showing``: the sorted deck, ``STANDARD_ORDER``, laid card after card in one spot;
-the render seed picks the table, the light and the camera), then searched by
-``vision.clip_cards.find_shown_cards`` and scored against the clip's truth file: a card is found when
-a showing starts within ``FOUND_WITHIN_SECONDS`` after it landed (its ``rest`` event); a showing that
-finds no card is extra; the corner error is the mean distance of the found corners from the true ones
-over the card's width (median over the clip). ``--keep DIR`` keeps the clips and their truth there and
-reuses those already made. Needs no torch.
+(``vision.scene.showing``: the sorted deck, ``STANDARD_ORDER``, laid card after card in one spot; the
+render seed picks the table, the light and the camera), then searched by
+``vision.clip_cards.find_shown_cards`` and scored against the clip's truth file: a card is found when a
+showing starts within ``FOUND_WITHIN_SECONDS`` of its landing (its ``rest`` event; the card may be seen
+lying a frame before the hand lets go of it) where it lies (its corner error under
+``MAX_CORNER_ERROR``); a showing that finds no card is extra; the corner error is the mean distance of
+the found corners from the true ones over the card's width (median over the clip). ``--keep DIR`` keeps
+the clips and their truth there and reuses those already made. Needs no torch.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from vision.scene.truth import Truth, read_truth
 from vision.training.dataset import NO_ARTWORK
 from vision.training.pysol_decks import unknown_styles_message
 
-FOUND_WITHIN_SECONDS = 1.6  # after the card landed: the hand lifts off it within a second
+FOUND_WITHIN_SECONDS = (-0.5, 1.6)  # of the card's landing: the hand lifts off it within a second
+MAX_CORNER_ERROR = 0.5  # of the card's width: a showing farther off is of something else
 
 
 @dataclass(frozen=True)
@@ -61,21 +63,25 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
 
 def score_search(found: ClipCards, truth: Truth) -> ClipScore:
     """``found`` scored against ``truth`` (see the module's docstring): each card landing is matched to
-    the first showing not yet matched that starts within ``FOUND_WITHIN_SECONDS`` after it."""
+    the first showing not yet matched that starts within ``FOUND_WITHIN_SECONDS`` of it and lies within
+    ``MAX_CORNER_ERROR`` of it."""
     starts = [card.first_frame / found.fps for card in found.cards]
     matched: set[int] = set()
     missed: list[str] = []
     errors: list[float] = []
     rests = truth.of_kind("rest")
     for rest in rests:
-        landed = rest["frame"] / found.fps
-        candidates = [i for i, start in enumerate(starts)
-                      if 0.0 <= start - landed <= FOUND_WITHIN_SECONDS and i not in matched]
-        if not candidates:
+        landed, corners = rest["frame"] / found.fps, np.array(rest["corners"])
+        early, late = FOUND_WITHIN_SECONDS
+        in_time = [i for i, start in enumerate(starts)
+                   if early <= start - landed <= late and i not in matched]
+        errors_in_time = [(i, corner_error(found.cards[i].corners, corners)) for i in in_time]
+        near = [(i, error) for i, error in errors_in_time if error < MAX_CORNER_ERROR]
+        if not near:
             missed.append(str(rest["card"]))
             continue
-        matched.add(candidates[0])
-        errors.append(corner_error(found.cards[candidates[0]].corners, np.array(rest["corners"])))
+        matched.add(near[0][0])
+        errors.append(near[0][1])
     return ClipScore(found.path.name, str(truth.header.get("surface", "?")), len(rests),
                      len(rests) - len(missed), tuple(missed), len(starts) - len(matched),
                      float(np.median(errors)) if errors else None)
