@@ -46,6 +46,7 @@ def test_a_clip_with_too_few_cards_names_the_count_and_when_each_lay(three_cards
     assert message.startswith(f"{three_cards}: 3 cards found lying alone (0:0")
     assert "a sorted deck shown card after card gives 40, or 41 with its back" in message
     assert message.count(", 0:") == 2  # the three times
+    assert "well inside the picture (a card touching its edge is not taken)" in message
 
 
 def test_the_cli_names_a_clip_that_is_not_a_deck(three_cards: Path, tmp_path: Path,

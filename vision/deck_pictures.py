@@ -306,13 +306,14 @@ def enroll_clip(
             f"{source}: {len(found.cards)} cards found lying alone ({listed}); a sorted deck shown card "
             f"after card gives {CARDS_IN_ORDER}, or {CARDS_IN_ORDER + 1} with its back, or twice that "
             f"when shown twice. Film from above with the camera still, start on the empty table, lay each "
-            f"card on its own in about the same spot and take your hand off it for a moment; a plain white "
-            f"cloth hides white cards",
+            f"card on its own in about the same spot, well inside the picture (a card touching its edge is "
+            f"not taken), and take your hand off it for a moment; a plain white cloth hides white cards",
             f"{source}: {len(found.cards)} carte trovate posate da sole ({listed if times else 'nessuna'}); "
             f"un mazzo ordinato mostrato carta per carta ne dà {CARDS_IN_ORDER}, o {CARDS_IN_ORDER + 1} col "
             f"dorso, o il doppio se mostrato due volte. Riprendete dall'alto con la telecamera ferma, "
-            f"cominciate col tavolo vuoto, posate ogni carta da sola più o meno nello stesso punto e "
-            f"staccate la mano per un momento; una tovaglia bianca e liscia nasconde le carte bianche")
+            f"cominciate col tavolo vuoto, posate ogni carta da sola più o meno nello stesso punto, ben "
+            f"dentro l'inquadratura (una carta che ne tocca il bordo non viene presa), e staccate la mano "
+            f"per un momento; una tovaglia bianca e liscia nasconde le carte bianche")
     return enroll_sorted([card.crop for card in found.cards], [f"{source.name}@{t}" for t in times],
                          source.stem, classifier, suits, settings)
 
