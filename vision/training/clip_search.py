@@ -98,14 +98,21 @@ def parse_clips(text: str) -> list[tuple[int, str]]:
     return pairs
 
 
+def film_sorted_deck(deck: Deck, seed: int, size: tuple[int, int], clip: Path,
+                     truth: Path | None = None) -> None:
+    """Film ``deck``, sorted as ``STANDARD_ORDER``, shown card after card (``vision.scene.showing``, render
+    ``seed`` at ``size``) into ``clip``, its truth into ``truth`` if given: the clip a player makes for
+    ``tressette enroll deck.mp4``."""
+    render_showing_clip(STANDARD_ORDER.codes, deck, RenderSettings(seed, size=size), clip, truth)
+
+
 def search_clip(root: Path, seed: int, style: str, size: tuple[int, int], folder: Path) -> ClipScore:
     """Film ``style``'s sorted deck with render ``seed`` at ``size`` into ``folder`` (reusing a clip made
     before), search it and score it."""
     clip = folder / f"{seed}_{style}_{size[0]}x{size[1]}.mp4"
     truth = clip.with_suffix(".jsonl")
     if not (clip.is_file() and truth.is_file()):
-        render_showing_clip(STANDARD_ORDER.codes, Deck.load(root / style), RenderSettings(seed, size=size),
-                            clip, truth)
+        film_sorted_deck(Deck.load(root / style), seed, size, clip, truth)
     return score_search(find_shown_cards(clip), read_truth(truth))
 
 

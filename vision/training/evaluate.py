@@ -46,7 +46,6 @@ from vision.classifier import (
     crop_width,
 )
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
-from vision.deck_order import STANDARD_ORDER
 from vision.deck_pictures import enroll_clip
 from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root, list_styles
@@ -54,8 +53,7 @@ from vision.distinct import read_distinct
 from vision.enrollment import ENROLMENT_CROPS, EnrollmentError, EnrollmentSettings, enroll_pictures
 from vision.errors import VisionError
 from vision.match_groups import read_match
-from vision.scene.render import RenderSettings
-from vision.scene.showing import render_showing_clip
+from vision.training.clip_search import film_sorted_deck
 from vision.training.dataset import NO_ARTWORK, load_style
 from vision.training.phone_photos import DEFAULT_PHOTO_SEED, photos_of
 from vision.training.pysol_decks import unknown_styles_message
@@ -64,6 +62,7 @@ EVAL_SEED = 7_777_777
 PICTURE_SOURCES = ("artwork", "photos")
 ENROL_FROM = (*PICTURE_SOURCES, "clip")
 CLIP_SIZE = (1920, 1080)
+DEFAULT_ENROL_SEED = DEFAULT_PHOTO_SEED  # of the phone photos and the clips
 PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMENT_CROPS}
 DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
@@ -172,7 +171,7 @@ def match_accuracy(predictions: Sequence[Prediction], truth: Sequence[str], labe
                           for p, i in zip(deal, rows, strict=True)]))
 
 
-def enrolment_pictures(deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_PHOTO_SEED
+def enrolment_pictures(deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_ENROL_SEED
                        ) -> dict[str, list[np.ndarray]]:
     """The pictures a deck is enrolled from, by class: ``artwork``, its card images and its back as
     they are; ``photos``, one rendered phone photo of each card (``vision.training.phone_photos``,
@@ -193,13 +192,13 @@ def clip_seed(style: str, enrol_seed: int) -> int:
     return enrol_seed * 1_000_003 + sum(style.encode())
 
 
-def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_PHOTO_SEED,
+def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_ENROL_SEED,
                 workers: int = 1) -> DeckProfile:
     """A profile of ``deck`` enrolled as a user would from ``enrol_from``: ``artwork`` or ``photos``
-    (``enrolment_pictures``), or ``clip``, a rendered 1080p clip of the deck, sorted as
-    ``STANDARD_ORDER``, shown to the camera card after card (``vision.scene.showing``, seed
-    ``clip_seed``) and read by ``vision.deck_pictures.enroll_clip``, which finds the cards and their
-    order itself. Raises EnrollmentError where the clip is refused (not 40 cards found)."""
+    (``enrolment_pictures``), or ``clip``, a rendered 1080p clip of the sorted deck shown to the camera
+    card after card (``vision.training.clip_search.film_sorted_deck``, seed ``clip_seed``) and read by
+    ``vision.deck_pictures.enroll_clip``, which finds the cards and their order itself. Raises
+    EnrollmentError where the clip is refused (not 40 cards found)."""
     if enrol_from not in ENROL_FROM:
         raise ValueError(f"unknown enrolment source {enrol_from!r}; expected one of {list(ENROL_FROM)}")
     if enrol_from != "clip":
@@ -207,15 +206,14 @@ def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_s
                                workers=workers)
     with tempfile.TemporaryDirectory(prefix="tressette-eval-") as folder:
         clip = Path(folder) / f"{deck.name}.mp4"
-        render_showing_clip(STANDARD_ORDER.codes, deck, RenderSettings(clip_seed(deck.name, enrol_seed),
-                                                                       size=CLIP_SIZE), clip)
+        film_sorted_deck(deck, clip_seed(deck.name, enrol_seed), CLIP_SIZE, clip)
         return enroll_clip(clip, classifier, settings=EnrollmentSettings(workers=workers)).profile
 
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
-                   enrol_seed: int = DEFAULT_PHOTO_SEED) -> StyleResult:
+                   enrol_seed: int = DEFAULT_ENROL_SEED) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
     (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed)``; a refused clip
     leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned by ``tilt``
@@ -330,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="enrol each style from its card images (artwork), from one rendered phone "
                              "photo of each card (photos) or from a rendered clip of the sorted deck "
                              "shown card after card (clip)")
-    parser.add_argument("--enrol-seed", type=int, default=DEFAULT_PHOTO_SEED,
+    parser.add_argument("--enrol-seed", type=int, default=DEFAULT_ENROL_SEED,
                         help="seed of the phone photos or the clips")
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
