@@ -111,6 +111,27 @@ def test_the_showing_choreography_is_deterministic_and_takes_about_two_seconds_a
     assert first.timeline.camera_bump_frame is None
 
 
+def test_a_deck_shown_briskly_takes_under_a_minute_and_every_card_is_found(tmp_path: Path) -> None:
+    settings = RenderSettings(seed=11, size=(1280, 720))
+    brisk = showing_renderer(SHOWN, synthetic_deck(), settings, pace=0.7)
+    seconds_per_card = (brisk.frame_count / settings.fps - 2.0) / len(SHOWN)
+    assert 40 * seconds_per_card + 2.0 < 60.0
+    clip, truth = tmp_path / "svelto.mp4", tmp_path / "svelto.jsonl"
+    render_showing_clip(SHOWN, synthetic_deck(), settings, clip, truth, pace=0.7)
+    found = find_shown_cards(clip)
+    rests = rest_events(truth)
+    assert len(found.cards) == len(SHOWN)
+    for card, rest in zip(found.cards, rests, strict=True):
+        assert rest["frame"] - 1 <= card.first_frame <= card.frame <= card.last_frame
+        assert corner_error(card.corners, np.array(rest["corners"])) < 0.25
+
+
+@pytest.mark.parametrize("pace", [0.1, 2.5, float("nan")])
+def test_a_pace_no_hand_could_keep_is_named(pace: float) -> None:
+    with pytest.raises(ValueError, match=rf"pace {pace!r} is not between 0.3 and 2.0"):
+        showing_renderer(SHOWN, synthetic_deck(), RenderSettings(seed=1), pace=pace)
+
+
 def test_a_phone_clip_at_thirty_frames_a_second_is_searched_ten_times_a_second(tmp_path: Path) -> None:
     clip = tmp_path / "telefono.mp4"
     render_showing_clip(SHOWN[:3], synthetic_deck(), RenderSettings(seed=8, size=(1280, 720), fps=30.0), clip)

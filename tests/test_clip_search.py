@@ -82,6 +82,7 @@ def test_clips_are_named_seed_and_style() -> None:
 @pytest.mark.parametrize(("argv", "expected"), [
     (["--clips", "12"], "--clips: '12' is not SEED:STYLE"),
     (["--clips", "12:sarde", "--size", "640x480"], "unsupported frame size '640x480'"),
+    (["--clips", "12:sarde", "--pace", "0.1"], "pace 0.1 is not between 0.3 and 2.0"),
 ])
 def test_the_command_names_what_it_cannot_use(argv: list[str], expected: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:

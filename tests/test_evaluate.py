@@ -211,6 +211,12 @@ def test_the_command_refuses_an_unknown_enrolment_source(capsys: pytest.CaptureF
     assert "--enrol-from: invalid choice: 'scans'" in capsys.readouterr().err
 
 
+def test_the_command_refuses_a_pace_no_hand_could_keep(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--enrol-from", "clip", "--enrol-pace", "3"])
+    assert "--enrol-pace: pace 3.0 is not between 0.3 and 2.0" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 @needs_cards
 def test_a_style_enrolled_from_phone_photos_is_read(monkeypatch: pytest.MonkeyPatch) -> None:

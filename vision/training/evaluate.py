@@ -53,6 +53,7 @@ from vision.distinct import read_distinct
 from vision.enrollment import ENROLMENT_CROPS, EnrollmentError, EnrollmentSettings, enroll_pictures
 from vision.errors import VisionError
 from vision.match_groups import read_match
+from vision.scene.showing import check_pace
 from vision.training.clip_search import film_sorted_deck
 from vision.training.dataset import NO_ARTWORK, load_style
 from vision.training.phone_photos import DEFAULT_PHOTO_SEED, photos_of
@@ -193,10 +194,11 @@ def clip_seed(style: str, enrol_seed: int) -> int:
 
 
 def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_seed: int = DEFAULT_ENROL_SEED,
-                workers: int = 1) -> DeckProfile:
+                workers: int = 1, enrol_pace: float = 1.0) -> DeckProfile:
     """A profile of ``deck`` enrolled as a user would from ``enrol_from``: ``artwork`` or ``photos``
     (``enrolment_pictures``), or ``clip``, a rendered 1080p clip of the sorted deck shown to the camera
-    card after card (``vision.training.clip_search.film_sorted_deck``, seed ``clip_seed``) and read by
+    card after card at ``enrol_pace`` (``vision.training.clip_search.film_sorted_deck``, seed
+    ``clip_seed``) and read by
     ``vision.deck_pictures.enroll_clip``, which finds the cards and their order itself. Raises
     EnrollmentError where the clip is refused (not 40 cards found)."""
     if enrol_from not in ENROL_FROM:
@@ -206,18 +208,18 @@ def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_s
                                workers=workers)
     with tempfile.TemporaryDirectory(prefix="tressette-eval-") as folder:
         clip = Path(folder) / f"{deck.name}.mp4"
-        film_sorted_deck(deck, clip_seed(deck.name, enrol_seed), CLIP_SIZE, clip)
+        film_sorted_deck(deck, clip_seed(deck.name, enrol_seed), CLIP_SIZE, clip, pace=enrol_pace)
         return enroll_clip(clip, classifier, settings=EnrollmentSettings(workers=workers)).profile
 
 
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
-                   enrol_seed: int = DEFAULT_ENROL_SEED) -> StyleResult:
+                   enrol_seed: int = DEFAULT_ENROL_SEED, enrol_pace: float = 1.0) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
-    (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed)``; a refused clip
-    leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned by ``tilt``
-    degrees inside their crops, with ``margin`` of their size of table more on every side."""
+    (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed, enrol_pace)``; a
+    refused clip leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned
+    by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on every side."""
     crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
@@ -229,7 +231,8 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
     enrol_refused = None
     if enrol:
         try:
-            profile = enrol_style(classifier, Deck.load(root / style), enrol_from, enrol_seed, workers)
+            profile = enrol_style(classifier, Deck.load(root / style), enrol_from, enrol_seed, workers,
+                                  enrol_pace)
         except EnrollmentError as refused:
             enrol_refused = str(refused)
         else:
@@ -330,6 +333,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "shown card after card (clip)")
     parser.add_argument("--enrol-seed", type=int, default=DEFAULT_ENROL_SEED,
                         help="seed of the phone photos or the clips")
+    parser.add_argument("--enrol-pace", type=float, default=1.0,
+                        help="with --enrol-from clip: how long each step of the showing takes, of the usual "
+                             "(1: about 1.9 s a card; 0.7: 40 cards in under a minute)")
     parser.add_argument("--protocol", choices=sorted(PROTOCOLS), default=DEFAULT_PROTOCOL,
                         help="hard: cards covered and cut as in training; camera: each card alone")
     parser.add_argument("--threads", type=int, default=1,
@@ -359,6 +365,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{option} is a probability of 0 or more; got {value}")
     if not args.margin >= 0.0:
         parser.error(f"--margin is a share of the card's size of 0 or more; got {args.margin}")
+    try:
+        check_pace(args.enrol_pace)
+    except ValueError as error:
+        parser.error(f"--enrol-pace: {error}")
     root = find_cards_root()
     if root is None:
         raise VisionError(NO_ARTWORK)
@@ -375,14 +385,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     enrol = not args.no_enrol
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin,
-                              enrol_from=args.enrol_from, enrol_seed=args.enrol_seed) for s in styles]
+                              enrol_from=args.enrol_from, enrol_seed=args.enrol_seed,
+                              enrol_pace=args.enrol_pace) for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     if enrol and args.enrol_from != "artwork":
         source = "one phone photo a card" if args.enrol_from == "photos" else "a clip of the deck shown"
-        views += f"; enrolled from {source} (seed {args.enrol_seed})"
+        paced = f", pace {args.enrol_pace:g}" if args.enrol_from == "clip" and args.enrol_pace != 1.0 else ""
+        views += f"; enrolled from {source} (seed {args.enrol_seed}{paced})"
     bank = classifier.bank
     views += f"; style bank of {len(bank.styles)} styles" if bank is not None else "; no style bank"
     print(f"model {classifier.info.model_version} ({args.model}); {args.per_class} crops per class & style; "
