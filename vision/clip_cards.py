@@ -255,16 +255,31 @@ def _closed(mask: np.ndarray, size: int) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
 
 
+def turned_square(side: int, angle_deg: float) -> np.ndarray:
+    """A structuring element: a square of ``side`` pixels turned by ``angle_deg`` degrees."""
+    turn = np.radians(angle_deg)
+    size = int(np.ceil(side * (abs(np.cos(turn)) + abs(np.sin(turn))))) | 1
+    kernel = np.zeros((size, size), np.uint8)
+    corners = cv2.boxPoints(((size / 2 - 0.5, size / 2 - 0.5), (side, side), angle_deg))
+    cv2.fillPoly(kernel, [np.round(corners).astype(np.int32)], 1)
+    return kernel
+
+
 def _filled_shape(component: np.ndarray, short_side: float, gaps: float = GAP_CLOSED) -> np.ndarray:
     """The component with gaps up to ``gaps`` of its shorter side closed, its holes filled, and what
     sticks out of it thinner than a third of that side cut off: a card whose outline and print were only
-    partly found becomes the whole card; fingers stay apart, and a stray line along it goes."""
+    partly found becomes the whole card; fingers stay apart, and a stray line along it goes. The cut is
+    made with a square turned as the filled component's smallest box: one square to the frame cut a
+    turned card's corners off square to the frame too, and its smallest box came out upright, the card
+    askew in its crop."""
     closed = _closed(component, max(3, round(short_side * gaps) | 1))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(closed)
+    if not contours:
+        return filled
     cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
-    size = max(3, round(short_side / 3) | 1)
-    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2]
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, turned_square(max(3, round(short_side / 3) | 1), angle))
 
 
 def _is_card_shaped(region: Region) -> bool:
