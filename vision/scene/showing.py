@@ -48,7 +48,8 @@ def build_showing_timeline(codes: Sequence[str], layout: Layout, difficulty: Dif
     """The cards ``codes`` laid down and taken back one after the other, in that order, each step
     ``pace`` times its time in ``SECONDS``; deterministic from ``rng``. One second of empty table before
     the first and after the last."""
-    seconds = {step: time * check_pace(pace) for step, time in SECONDS.items()}
+    factor = check_pace(pace)
+    seconds = {step: time * factor for step, time in SECONDS.items()}
     builder = _Builder(layout, difficulty, fps, rng, card_size_cm[0], card_size_cm[1], now=round(fps))
     seat = builder.seat(SHOWING_SEAT)
     for order, code in enumerate(codes):
