@@ -88,8 +88,7 @@ def build_showing_timeline(codes: Sequence[str], layout: Layout, difficulty: Dif
 def showing_renderer(codes: Sequence[str], deck: Deck, settings: RenderSettings,
                      pace: float = 1.0) -> SceneRenderer:
     """A renderer of ``codes`` shown card after card at a table of two, at ``pace``
-    (``build_showing_timeline``)."""
-    check_pace(pace)
+    (``build_showing_timeline``, which checks it)."""
     def make(layout: Layout, difficulty: Difficulty, fps: float, rng: np.random.Generator,
              card_size_cm: tuple[float, float]) -> Timeline:
         return build_showing_timeline(codes, layout, difficulty, fps, rng, card_size_cm, pace)
