@@ -331,7 +331,7 @@ def test_enrolment_does_not_look_for_cards_askew_in_the_views_it_renders_upright
     def recut(crop: np.ndarray) -> None:
         looked_at.append(crop.shape)
 
-    monkeypatch.setattr(vision.classifier, "recut", recut)
+    monkeypatch.setattr(vision.classifier, "recut_view", recut)
     looking = CardClassifier.load(write_tiny_model(tmp_path / "tiny.onnx"), recut_below=1.5)
     assert looking.not_recutting().recut_below == 0.0 and looking.recut_below == 1.5
     enroll_pictures({"3c": [_picture(1)], "4s": [_picture(2)]}, looking, views=4, head_views=4, seed=7)

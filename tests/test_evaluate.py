@@ -164,6 +164,24 @@ def test_a_margin_adds_table_round_the_cards() -> None:
     assert np.mean([c.shape[0] for c in loose[:40]]) > 1.5 * np.mean([c.shape[0] for c in plain[:40]])
 
 
+@needs_cards
+def test_a_square_resizes_every_crop_to_a_square_picture() -> None:
+    assert CARDS_ROOT is not None
+    plain, truth = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera")
+    squares, square_truth = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera", square=96)
+    assert square_truth == truth and {crop.shape for crop in squares} == {(96, 96, 3)}
+    # the same crop, stretched: its mean colour stays
+    np.testing.assert_allclose(squares[0].mean(axis=(0, 1)), plain[0].mean(axis=(0, 1)), atol=4.0)
+
+
+@pytest.mark.parametrize("side", ["-5", "10"])
+def test_the_command_refuses_a_square_too_small_to_read(side: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--square", side])
+    assert f"--square is a side of 24 pixels or more (0: as rendered); got {side}" in capsys.readouterr().err
+
+
 def test_the_command_refuses_a_negative_margin(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--model", str(DEFAULT_MODEL_PATH), "--margin", "-0.1"])

@@ -26,6 +26,7 @@ from vision.recut import (
     card_by_middle_colours,
     corner_touching_boxes,
     is_plainly_upright,
+    is_resized_square,
     is_square_crop,
     recut,
     tilt_degrees,
@@ -193,6 +194,18 @@ def test_the_touching_box_taken_is_the_one_the_masks_agree_with() -> None:
         np.testing.assert_allclose(corners, clockwise_from_top_left(cv2.boxPoints(box)), atol=1e-3)
     long_crop = np.zeros((177, 120, 3), np.uint8)  # not square: an upright card with its margins
     assert turned_card_touching_sides(long_crop, (np.full((177, 120), 255, np.uint8),), 1.0) is None
+
+
+@pytest.mark.parametrize(("height", "width", "guessed"),
+                         [(224, 224, False), (200, 199, False), (224, 221, True), (221, 224, True)])
+def test_no_card_is_guessed_from_the_shape_of_a_picture_resized_to_a_square(
+        height: int, width: int, guessed: bool) -> None:
+    """A picture resized to a square (sides within half a percent) shows a card stretched to fill it,
+    upright; a crop a percent or more off square may be one cut round a card turned in it."""
+    crop = np.zeros((height, width, 3), np.uint8)
+    assert is_square_crop(crop) and is_resized_square(crop) is not guessed
+    paper = np.full((height, width), 255, np.uint8)
+    assert (turned_card_touching_sides(crop, (paper,), 1.0) is not None) is guessed
 
 
 def _notched_card_mask(degrees: float, side: int = 200) -> np.ndarray:

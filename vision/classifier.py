@@ -27,7 +27,8 @@ the reading of its card cut again where that reads a card or a back at ``recut_b
 less surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). Any crop
 looked at also takes it where the card cut again reads a card or a back at ``CONFIRMED_FROM`` or more,
 less surely, and its view cut tighter still reads the same class again at ``CONFIRMED_AT`` or more (the
-notebook's "A card cut again, read twice").
+notebook's "A card cut again, read twice"), unless that card was guessed from the square crop's shape
+alone: such a view is taken only where it reads surer (the notebook's "A card stretched to a square").
 By default a crop whose best class probability is then under ``UNSURE_BELOW`` is read a second time
 cut by ``TIGHT_VIEW_CUT`` of its width and height on every side (turned too by the same rule), and all
 its readings averaged (``tight_view``, the second look): a rough crop's margin of table, or of the
@@ -58,7 +59,7 @@ from engine.cards import CLASS_LABELS, NONE
 from vision.cpu import this_machine_has_overflowing_byte_products
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
-from vision.recut import is_square_crop, recut
+from vision.recut import is_square_crop, recut_view
 from vision.style_bank import StyleBank, bank_path
 
 if TYPE_CHECKING:
@@ -88,7 +89,10 @@ RECUT_BELOW = 0.9
 # A card cut again that reads a card or a back from CONFIRMED_FROM, though less surely than its crop,
 # is taken where its view cut tighter still reads the same class at CONFIRMED_AT or more: a card lost in
 # table reads so again, a bare patch of table or a card's edge mostly does not (models/NOTEBOOK.md, "A
-# card cut again, read twice").
+# card cut again, read twice"). Not a card guessed from a square crop's shape alone
+# (``vision.recut.RecutView.is_shape_guess``): in a card stretched to fill a square crop, as a dataset's
+# square images show cards, the guess cuts a turned card out of a card that lies upright (notebook,
+# "A card stretched to a square").
 CONFIRMED_FROM = 0.5
 CONFIRMED_AT = 0.7
 # Crops whose narrower side is under this many pixels are read less surely: of the 47 styles' uncovered
@@ -459,28 +463,32 @@ class CardClassifier:
         (``is_square_crop``) or read as ``none`` where looking is on, in which a card lies askew or loose
         replaced by that card cut again (``vision.recut``) where the card so cut reads surer; or, for a
         crop read ``none``, reads a card or a back at ``recut_below`` or more; or reads a card or a back
-        at ``CONFIRMED_FROM`` or more and, cut tighter still, the same class at ``CONFIRMED_AT`` or more."""
+        at ``CONFIRMED_FROM`` or more and, cut tighter still, the same class at ``CONFIRMED_AT`` or more,
+        where the card so cut was seen in the crop, not guessed from its shape alone."""
         read_none = sums.best_class() == self._none_index
         looked = sums.best_probability() < self.recut_below
         if self.recut_below > 0:
             looked |= np.array([is_square_crop(crop) for crop in crops])
             looked |= read_none
-        views = {int(i): recut(crops[i]) for i in np.flatnonzero(looked)}
-        rows = np.array([i for i, view in views.items() if view is not None], np.intp)
+        found = {int(i): recut_view(crops[i]) for i in np.flatnonzero(looked)}
+        views = {i: view for i, view in found.items() if view is not None}
+        rows = np.array(list(views), np.intp)
         if not rows.size:
             return crops, sums
-        cut_views = [views[i] for i in rows]
+        cut_views = [views[i].crop for i in rows]
+        seen_in_crop = np.array([not views[i].is_shape_guess for i in rows], dtype=bool)
         more = self._read_views(cut_views)
         cut_reads_a_card = more.best_class() != self._none_index
         taken = more.best_probability() > sums.best_probability()[rows]
         taken |= read_none[rows] & cut_reads_a_card & (more.best_probability() >= self.recut_below)
-        less_sure_card = ~taken & cut_reads_a_card & (more.best_probability() >= CONFIRMED_FROM)
+        less_sure_card = (~taken & seen_in_crop & cut_reads_a_card
+                          & (more.best_probability() >= CONFIRMED_FROM))
         taken |= self._read_again_alike(cut_views, more, less_sure_card)
         if not taken.any():
             return crops, sums
         chosen = list(crops)
         for i in rows[taken]:
-            chosen[i] = views[int(i)]
+            chosen[i] = views[int(i)].crop
         return chosen, sums.replaced(rows[taken], more.taken(np.flatnonzero(taken)))
 
     def _read_again_alike(self, views: Sequence[np.ndarray], readings: _ViewSums,

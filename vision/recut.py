@@ -15,7 +15,8 @@ the region unlike the table are tried, for a card turned in its crop only (``tur
 where none is found either, the card is told from its table by the colours of the crop's middle and of
 its outer ring, as on a checked or pale cloth (``card_by_middle_colours``); and failing that in a
 square crop, the card is taken to touch the crop's four sides with its corners, as in a crop cut
-close round a card askew (``turned_card_touching_sides``).
+close round a card askew (``turned_card_touching_sides``); such a view is a guess from the crop's shape
+alone (``RecutView.is_shape_guess``), which the classifier takes only where it reads surer.
 The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
@@ -24,6 +25,7 @@ not made. No torch here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -66,6 +68,11 @@ MIN_HULL_SHARE = 0.25
 # margins seldom (a card is 0.55-0.72; 1% of the bench's crops). The classifier looks at such a crop
 # however sure its reading.
 SQUARE_CROP_FROM = 0.82
+# A crop this square (narrower side over longer) is taken for a picture resized to a square, as datasets
+# and thumbnails show cards, stretched to fill it and upright: no card is guessed from its shape there.
+# A card would stand in it turned within a degree of 45 degrees, the one turn whose crop cannot tell a
+# card stretched to a square from one turned in it (models/NOTEBOOK.md, "A card stretched to a square").
+RESIZED_SQUARE_FROM = 0.995
 # A card's height over its width, where it must be guessed (``corner_touching_boxes``): French decks
 # are about 1.40, Italian regional ones up to 1.8; the guess reads as well from 1.45 to 1.65
 # (models/NOTEBOOK.md, "A turned card's hull, and a card touching its crop's four sides").
@@ -108,6 +115,12 @@ def is_square_crop(crop: np.ndarray) -> bool:
     return min(crop.shape[:2]) >= SQUARE_CROP_FROM * max(crop.shape[:2])
 
 
+def is_resized_square(crop: np.ndarray) -> bool:
+    """Whether a crop's narrower side is RESIZED_SQUARE_FROM of its longer or more: a picture resized to a
+    square, not a crop cut round a card turned in it."""
+    return min(crop.shape[:2]) >= RESIZED_SQUARE_FROM * max(crop.shape[:2])
+
+
 def corner_touching_boxes(height: float, width: float,
                           proportion: float = CARD_PROPORTION) -> list[RotatedBox]:
     """The two boxes (``cv2.minAreaRect``'s form), turned either way, of a card ``proportion`` times as
@@ -138,10 +151,10 @@ def _agreement(box: RotatedBox, mask: np.ndarray, scale: float) -> float:
 def turned_card_touching_sides(crop: np.ndarray, masks: Sequence[np.ndarray],
                                scale: float) -> np.ndarray | None:
     """``[4, 2]`` corners in ``crop``, clockwise from the top left, of a card guessed from the crop's
-    shape alone: where the crop is square (``is_square_crop``), of the two ``corner_touching_boxes``
-    the one that agrees best with one of ``masks`` (the paper's, the table's: of the crop shrunk by
-    ``scale``); else None."""
-    if not is_square_crop(crop):
+    shape alone: where the crop is square (``is_square_crop``) but not a picture resized to a square
+    (``is_resized_square``), of the two ``corner_touching_boxes`` the one that agrees best with one of
+    ``masks`` (the paper's, the table's: of the crop shrunk by ``scale``); else None."""
+    if not is_square_crop(crop) or is_resized_square(crop):
         return None
     boxes = corner_touching_boxes(*crop.shape[:2])
     if not boxes:
@@ -169,16 +182,24 @@ def card_by_middle_colours(crop: np.ndarray) -> np.ndarray | None:
     return card.corners() / scale
 
 
-def recut(crop: np.ndarray) -> np.ndarray | None:
+class RecutView(NamedTuple):
+    """A card cut again out of its crop (``recut_view``): the view, and whether its card was guessed from
+    the square crop's shape alone (``turned_card_touching_sides``) rather than seen in the crop."""
+
+    crop: np.ndarray
+    is_shape_guess: bool
+
+
+def recut_view(crop: np.ndarray) -> RecutView | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
     less than LOOSE_BELOW, or failing that where a card turned by MIN_TILT_DEGREES or more is found
     by its hull (``turned_card_hulls``), or failing that where a card turned or loose is told by the
     colours of the crop's middle (``card_by_middle_colours``), or failing that too where the crop is
-    square and a card touching its four sides is guessed (``turned_card_touching_sides``); else None
-    (the card stands upright, cut as the model knows it, or no card is found). A crop whose paper
-    alone shows the card plainly upright and close (``is_plainly_upright``) is left as it is without
-    the other guesses."""
+    square and a card touching its four sides is guessed (``turned_card_touching_sides``: the view is
+    then a shape guess); else None (the card stands upright, cut as the model knows it, or no card is
+    found). A crop whose paper alone shows the card plainly upright and close (``is_plainly_upright``)
+    is left as it is without the other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
@@ -188,14 +209,25 @@ def recut(crop: np.ndarray) -> np.ndarray | None:
     unlike = unlike_outer_ring_mask(small)
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
     regions = regions or turned_card_hulls(paper, unlike)
+    is_shape_guess = False
     if regions:
         if not is_turned_or_loose(regions[0]):
             return None
         corners = regions[0].corners() / scale
     else:
         corners = card_by_middle_colours(crop)
-        corners = turned_card_touching_sides(crop, (paper, unlike), scale) if corners is None else corners
+        if corners is None:
+            corners = turned_card_touching_sides(crop, (paper, unlike), scale)
+            is_shape_guess = True
         if corners is None:
             return None
     centre = corners.mean(axis=0)
-    return warp_quad(crop, ((corners - centre) * (1.0 + 2.0 * MARGIN) + centre).astype(np.float32))
+    view = warp_quad(crop, ((corners - centre) * (1.0 + 2.0 * MARGIN) + centre).astype(np.float32))
+    return RecutView(view, is_shape_guess)
+
+
+def recut(crop: np.ndarray) -> np.ndarray | None:
+    """The view of ``recut_view``, or None: the card of ``crop`` cut again upright and close, where it
+    lies askew or loose in it."""
+    found = recut_view(crop)
+    return None if found is None else found.crop

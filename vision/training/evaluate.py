@@ -19,7 +19,9 @@ Needs onnxruntime only (no torch).
 ``--protocol hard`` (the default) renders the cards with the full training augmentation: other cards
 and fingers across them, cut corners. ``--protocol camera`` renders each card alone and uncovered
 (``vision.enrollment.ENROLMENT_CROPS``: still any size, blur, noise, light, residual perspective and
-either way up), the conditions of a photo roughly cut to the card's edges.
+either way up), the conditions of a photo roughly cut to the card's edges. ``--tilt``, ``--margin`` and
+``--square`` make rough crops of them: the card turned inside its crop, more table round it, or the crop
+resized to a square picture (the card stretched to fill it, as datasets of card images show cards).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.cards import BACK, CARD_CODES, CLASS_LABELS
@@ -68,6 +71,7 @@ PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMEN
 DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
 WIDTH_BANDS = (0, 60, 80, 120, 200)
+MIN_SQUARE = 24  # pixels a side of a crop resized to a square (``--square``): the classifier's MIN_SIDE
 
 
 def protocol_settings(protocol: str) -> CropSettings:
@@ -97,10 +101,12 @@ class StyleResult:
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol: str = DEFAULT_PROTOCOL,
-                    tilt: float = 0.0, margin: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
+                    tilt: float = 0.0, margin: float = 0.0,
+                    square: int = 0) -> tuple[list[np.ndarray], list[str]]:
     """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces),
     the cards and backs rendered under ``protocol``, turned by ``tilt`` degrees inside their crops, with
-    ``margin`` of their size of table more on every side."""
+    ``margin`` of their size of table more on every side; with ``square``, every crop then resized to
+    ``square`` x ``square`` pixels, as datasets show cards (stretched to fill a square picture)."""
     settings = replace(protocol_settings(protocol), tilt_degrees=tilt, extra_margin=margin)
     art = load_style(root, style)
     rng = np.random.default_rng([seed, sum(style.encode())])
@@ -119,6 +125,8 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol:
             else:
                 crops.append(render_none_crop(rng, faces))
             labels.append(label)
+    if square:
+        crops = [cv2.resize(crop, (square, square), interpolation=cv2.INTER_AREA) for crop in crops]
     return crops, labels
 
 
@@ -215,12 +223,14 @@ def enrol_style(classifier: CardClassifier, deck: Deck, enrol_from: str, enrol_s
 def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class: int, seed: int,
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
-                   enrol_seed: int = DEFAULT_ENROL_SEED, enrol_pace: float = 1.0) -> StyleResult:
+                   enrol_seed: int = DEFAULT_ENROL_SEED, enrol_pace: float = 1.0,
+                   square: int = 0) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
     (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed, enrol_pace)``; a
     refused clip leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned
-    by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on every side."""
-    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin)
+    by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on every side,
+    resized to ``square`` pixels a side where it is not 0 (``render_eval_set``)."""
+    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin, square)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
     cards, everything = _accuracies(predicted, truth)
@@ -355,6 +365,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="degrees by which each card is turned, either way, inside its crop")
     parser.add_argument("--margin", type=float, default=0.0,
                         help="share of the card's size of table added on every side of its crop")
+    parser.add_argument("--square", type=int, default=0, metavar="PIXELS",
+                        help="resize every crop to a square of this side, as datasets show cards "
+                             "(stretched to fill it)")
     parser.add_argument("--no-bank", dest="use_bank", action="store_false",
                         help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -365,6 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{option} is a probability of 0 or more; got {value}")
     if not args.margin >= 0.0:
         parser.error(f"--margin is a share of the card's size of 0 or more; got {args.margin}")
+    if args.square and args.square < MIN_SQUARE:
+        parser.error(f"--square is a side of {MIN_SQUARE} pixels or more (0: as rendered); got {args.square}")
     try:
         check_pace(args.enrol_pace)
     except ValueError as error:
@@ -386,10 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin,
                               enrol_from=args.enrol_from, enrol_seed=args.enrol_seed,
-                              enrol_pace=args.enrol_pace) for s in styles]
+                              enrol_pace=args.enrol_pace, square=args.square) for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
+    views += f"; every crop resized to {args.square}x{args.square}" if args.square else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     if enrol and args.enrol_from != "artwork":
         source = "one phone photo a card" if args.enrol_from == "photos" else "a clip of the deck shown"
