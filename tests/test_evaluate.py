@@ -174,6 +174,29 @@ def test_a_square_resizes_every_crop_to_a_square_picture() -> None:
     np.testing.assert_allclose(squares[0].mean(axis=(0, 1)), plain[0].mean(axis=(0, 1)), atol=4.0)
 
 
+@needs_cards
+def test_bars_pad_every_crop_to_a_square_before_it_is_resized() -> None:
+    assert CARDS_ROOT is not None
+    plain, _ = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera")
+    padded, _ = render_eval_set(CARDS_ROOT, "bolognesi", 1, seed=5, protocol="camera", square=96, bars=255)
+    assert {crop.shape for crop in padded} == {(96, 96, 3)}
+    height, width = plain[0].shape[:2]
+    assert height > width  # a card stands in a portrait crop: the bars are left and right
+    bar = round(96 * (height - width) / 2 / height)
+    assert padded[0][:, : bar - 1].min() == 255 and padded[0][:, 1 - bar:].min() == 255
+    assert padded[0][:, bar + 1: -bar - 1].mean() < 250  # the crop between them
+
+
+@pytest.mark.parametrize("arguments", [["--bars", "0"], ["--square", "96", "--bars", "256"],
+                                       ["--square", "96", "--bars", "-1"]])
+def test_the_command_refuses_bars_without_a_square_or_off_the_grey_scale(
+        arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), *arguments])
+    message = f"--bars is a grey level of 0-255 and needs --square; got {arguments[-1]}"
+    assert message in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("side", ["-5", "10"])
 def test_the_command_refuses_a_square_too_small_to_read(side: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

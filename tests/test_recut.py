@@ -23,8 +23,10 @@ from vision.recut import (
     MIN_HULL_SHARE,
     MIN_TILT_DEGREES,
     UPRIGHT_WITHIN_DEGREES,
+    box_spans,
     card_by_middle_colours,
     corner_touching_boxes,
+    is_lopsided,
     is_plainly_upright,
     is_resized_square,
     is_square_crop,
@@ -33,6 +35,7 @@ from vision.recut import (
     turned_card_hulls,
     turned_card_touching_sides,
 )
+from vision.training.evaluate import padded_to_a_square
 
 CARD_H, CARD_W = 150, 96
 TABLE = (40, 90, 40)  # BGR: green baize
@@ -281,6 +284,36 @@ def test_a_card_askew_or_loose_is_not_settled_by_the_paper(
 def test_no_paper_region_is_not_plainly_upright() -> None:
     assert not is_plainly_upright(None)
     assert not is_plainly_upright(cutout.largest_region(np.zeros((60, 40), np.uint8)))
+
+
+@pytest.mark.parametrize(("bars", "table"), [(0, 0), (128, 0), (0, 4), (255, 4)])
+def test_a_card_padded_to_a_square_is_cut_again_with_even_margins(bars: int, table: int) -> None:
+    """The card, alone or with the table round it, cut out of its bars with MARGIN more on every side
+    (white bars are told from a white card by the table between them)."""
+    crop = card_on_table(0.0, table=table)
+    assert recut(crop) is None  # framed evenly, as the model knows cards
+    view = recut(padded_to_a_square(crop, bars))
+    assert view is not None
+    card_alone = np.array([CARD_H, CARD_W]) * (1 + 2 * MARGIN) - 4
+    with_its_table = np.array(crop.shape[:2]) * (1 + 2 * MARGIN) + 4
+    assert np.all(card_alone <= view.shape[:2]) and np.all(view.shape[:2] <= with_its_table), view.shape
+    red = np.all(np.abs(view.astype(int) - RED) < 40, axis=2)
+    assert np.flatnonzero(red.mean(axis=1) > 0.4).size >= 40  # upright: the red block spans whole rows
+
+
+def test_a_card_is_framed_lopsided_from_a_fifth_more_of_one_side_than_of_the_other() -> None:
+    crop = card_on_table(0.0, table=0)
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    card = cutout.largest_region(cutout.paper_mask(small))
+    assert card is not None and box_spans(card, small.shape) == pytest.approx((1.0, 1.0), abs=0.03)
+    assert not is_lopsided(card, small.shape)
+    for more, lopsided in ((0.15, False), (0.25, True)):  # the card's width of table more, in all
+        pad = round(CARD_W * more / 2)
+        wider = cv2.copyMakeBorder(crop, 0, 0, pad, pad, cv2.BORDER_CONSTANT, value=TABLE)
+        small, _ = cutout.shrunk(wider, ANALYSIS_SIDE)
+        card = cutout.largest_region(cutout.paper_mask(small))
+        assert card is not None and is_lopsided(card, small.shape) is lopsided
+        assert (recut(wider) is not None) is lopsided
 
 
 def test_without_a_card_there_is_nothing_to_recut() -> None:

@@ -7,16 +7,17 @@ detector's corners leave, with at most a quarter of the card's size of table rou
 (``vision.crops``). A phone photo cut to a rectangle round a card that lay askew, or hardly cut at all,
 is not that: turned by 20 degrees, or with a third of the card's size of table more on every side,
 most cards of a deck read wrong (``models/NOTEBOOK.md``, "A card turned inside its crop", "A card with
-much table round it"). ``recut`` finds the card with the same guesses as a user's photo at enrolment
-(``vision.cutout.card_shaped_regions``) and, where it is turned by ``MIN_TILT_DEGREES`` or more or
-fills less than ``LOOSE_BELOW`` of the crop, warps it upright with ``MARGIN`` of what lies round it on
-every side. Where none of those guesses has a card's shape, the convex hulls of the paper's and of
-the region unlike the table are tried, for a card turned in its crop only (``turned_card_hulls``);
-where none is found either, the card is told from its table by the colours of the crop's middle and of
-its outer ring, as on a checked or pale cloth (``card_by_middle_colours``); and failing that in a
-square crop, the card is taken to touch the crop's four sides with its corners, as in a crop cut
-close round a card askew (``turned_card_touching_sides``); such a view is a guess from the crop's shape
-alone (``RecutView.is_shape_guess``), which the classifier takes only where it reads surer.
+much table round it"); padded to a square, one in twenty. ``recut`` finds the card with the same
+guesses as a user's photo at enrolment (``vision.cutout.card_shaped_regions``) and, where it is turned
+by ``MIN_TILT_DEGREES`` or more, fills less than ``LOOSE_BELOW`` of the crop or is framed lopsided
+(``is_lopsided``), warps it upright with ``MARGIN`` of what lies round it on every side. Where none of
+those guesses has a card's shape, the convex hulls of the paper's and of the region unlike the table
+are tried, for a card turned in its crop only (``turned_card_hulls``); where none is found either, the
+card is told from its table by the colours of the crop's middle and of its outer ring, as on a checked
+or pale cloth (``card_by_middle_colours``); and failing that in a square crop, the card is taken to
+touch the crop's four sides with its corners, as in a crop cut close round a card askew
+(``turned_card_touching_sides``): a guess from the crop's shape alone (``RecutView.is_shape_guess``),
+which the classifier takes only where it reads surer.
 The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
@@ -73,6 +74,14 @@ SQUARE_CROP_FROM = 0.82
 # A card would stand in it turned within a degree of 45 degrees, the one turn whose crop cannot tell a
 # card stretched to a square from one turned in it (models/NOTEBOOK.md, "A card stretched to a square").
 RESIZED_SQUARE_FROM = 0.995
+# A card found upright whose box spans this much more of the crop's width than of its height, or the
+# other way, is framed lopsided: a picture padded to a square round it (letterboxed, as datasets pad
+# pictures), or a crop cut square round an upright card. The model's input, 2:3, squeezes such a card
+# out of its proportions (a card in black bars read 94.2% right, cut again 98.8%); it is cut again with
+# even margins. Of the training's crops (margins drawn per side up to a quarter of the card) about one
+# in 170 is framed so; a French card padded to a square spans 0.29 more, an Italian one 0.45
+# (models/NOTEBOOK.md, "A card framed lopsided").
+LOPSIDED_FROM = 0.2
 # A card's height over its width, where it must be guessed (``corner_touching_boxes``): French decks
 # are about 1.40, Italian regional ones up to 1.8; the guess reads as well from 1.45 to 1.65
 # (models/NOTEBOOK.md, "A turned card's hull, and a card touching its crop's four sides").
@@ -92,6 +101,20 @@ def is_plainly_upright(paper: Region | None) -> bool:
     PLAINLY_FILLED."""
     return (paper is not None and paper.has_card_shape(MIN_CARD_IN_PHOTO) and paper.filled >= PLAINLY_FILLED
             and abs(tilt_degrees(paper.box)) < UPRIGHT_WITHIN_DEGREES and paper.share >= LOOSE_BELOW)
+
+
+def box_spans(region: Region, shape: tuple[int, ...]) -> tuple[float, float]:
+    """The shares of the width and of the height of a picture of ``shape`` that ``region``'s box spans."""
+    corners = cv2.boxPoints(region.box)
+    spans = corners.max(axis=0) - corners.min(axis=0)
+    return float(spans[0]) / shape[1], float(spans[1]) / shape[0]
+
+
+def is_lopsided(region: Region, shape: tuple[int, ...]) -> bool:
+    """Whether ``region``'s box spans LOPSIDED_FROM more of a picture's (of ``shape``) width than of its
+    height, or the other way: a card framed with much more room on two facing sides than on the others."""
+    across, along = box_spans(region, shape)
+    return abs(across - along) >= LOPSIDED_FROM
 
 
 def turned_card_hulls(paper: np.ndarray, unlike: np.ndarray) -> list[Region]:
@@ -193,25 +216,27 @@ class RecutView(NamedTuple):
 def recut_view(crop: np.ndarray) -> RecutView | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
-    less than LOOSE_BELOW, or failing that where a card turned by MIN_TILT_DEGREES or more is found
-    by its hull (``turned_card_hulls``), or failing that where a card turned or loose is told by the
-    colours of the crop's middle (``card_by_middle_colours``), or failing that too where the crop is
-    square and a card touching its four sides is guessed (``turned_card_touching_sides``: the view is
-    then a shape guess); else None (the card stands upright, cut as the model knows it, or no card is
-    found). A crop whose paper alone shows the card plainly upright and close (``is_plainly_upright``)
-    is left as it is without the other guesses."""
+    less than LOOSE_BELOW, or framed lopsided (``is_lopsided``), or failing that where a card turned by
+    MIN_TILT_DEGREES or more is found by its hull (``turned_card_hulls``), or failing that where a card
+    turned or loose is told by the colours of the crop's middle (``card_by_middle_colours``), or failing
+    that too where the crop is square and a card touching its four sides is guessed
+    (``turned_card_touching_sides``: the view is then a shape guess); else None (the card stands
+    upright, cut as the model knows it, or no card is found). A crop whose paper alone shows the card
+    plainly upright and close (``is_plainly_upright``), and not lopsided, is left as it is without the
+    other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
     paper = paper_mask(small)
-    if is_plainly_upright(largest_region(paper)):
+    paper_region = largest_region(paper)
+    if is_plainly_upright(paper_region) and not is_lopsided(paper_region, small.shape):
         return None
     unlike = unlike_outer_ring_mask(small)
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
     regions = regions or turned_card_hulls(paper, unlike)
     is_shape_guess = False
     if regions:
-        if not is_turned_or_loose(regions[0]):
+        if not is_turned_or_loose(regions[0]) and not is_lopsided(regions[0], small.shape):
             return None
         corners = regions[0].corners() / scale
     else:

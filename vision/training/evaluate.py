@@ -21,7 +21,8 @@ and fingers across them, cut corners. ``--protocol camera`` renders each card al
 (``vision.enrollment.ENROLMENT_CROPS``: still any size, blur, noise, light, residual perspective and
 either way up), the conditions of a photo roughly cut to the card's edges. ``--tilt``, ``--margin`` and
 ``--square`` make rough crops of them: the card turned inside its crop, more table round it, or the crop
-resized to a square picture (the card stretched to fill it, as datasets of card images show cards).
+resized to a square picture (the card stretched to fill it, or padded with ``--bars``, as datasets of
+card images show cards).
 """
 
 from __future__ import annotations
@@ -101,12 +102,13 @@ class StyleResult:
 
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol: str = DEFAULT_PROTOCOL,
-                    tilt: float = 0.0, margin: float = 0.0,
-                    square: int = 0) -> tuple[list[np.ndarray], list[str]]:
+                    tilt: float = 0.0, margin: float = 0.0, square: int = 0,
+                    bars: int | None = None) -> tuple[list[np.ndarray], list[str]]:
     """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces),
     the cards and backs rendered under ``protocol``, turned by ``tilt`` degrees inside their crops, with
     ``margin`` of their size of table more on every side; with ``square``, every crop then resized to
-    ``square`` x ``square`` pixels, as datasets show cards (stretched to fill a square picture)."""
+    ``square`` x ``square`` pixels, as datasets show cards: stretched to fill the square picture, or with
+    ``bars`` (a grey level) padded to a square first (``padded_to_a_square``)."""
     settings = replace(protocol_settings(protocol), tilt_degrees=tilt, extra_margin=margin)
     art = load_style(root, style)
     rng = np.random.default_rng([seed, sum(style.encode())])
@@ -126,8 +128,19 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol:
                 crops.append(render_none_crop(rng, faces))
             labels.append(label)
     if square:
-        crops = [cv2.resize(crop, (square, square), interpolation=cv2.INTER_AREA) for crop in crops]
+        padded = crops if bars is None else [padded_to_a_square(crop, bars) for crop in crops]
+        crops = [cv2.resize(crop, (square, square), interpolation=cv2.INTER_AREA) for crop in padded]
     return crops, labels
+
+
+def padded_to_a_square(crop: np.ndarray, bars: int) -> np.ndarray:
+    """``crop`` in the middle of a square picture whose other pixels are the grey level ``bars``, as a
+    picture is letterboxed to a square."""
+    height, width = crop.shape[:2]
+    side = max(height, width)
+    top, left = (side - height) // 2, (side - width) // 2
+    return cv2.copyMakeBorder(crop, top, side - height - top, left, side - width - left,
+                              cv2.BORDER_CONSTANT, value=(bars, bars, bars))
 
 
 def width_band(crop: np.ndarray) -> int:
@@ -224,13 +237,14 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
                    enrol_seed: int = DEFAULT_ENROL_SEED, enrol_pace: float = 1.0,
-                   square: int = 0) -> StyleResult:
+                   square: int = 0, bars: int | None = None) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
     (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed, enrol_pace)``; a
     refused clip leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned
     by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on every side,
-    resized to ``square`` pixels a side where it is not 0 (``render_eval_set``)."""
-    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin, square)
+    resized to ``square`` pixels a side where it is not 0, padded with ``bars`` first where given
+    (``render_eval_set``)."""
+    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin, square, bars)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
     cards, everything = _accuracies(predicted, truth)
@@ -367,7 +381,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="share of the card's size of table added on every side of its crop")
     parser.add_argument("--square", type=int, default=0, metavar="PIXELS",
                         help="resize every crop to a square of this side, as datasets show cards "
-                             "(stretched to fill it)")
+                             "(stretched to fill it, or padded with --bars)")
+    parser.add_argument("--bars", type=int, metavar="GREY",
+                        help="with --square, pad each crop to a square with bars of this grey level "
+                             "(0-255) before resizing it, instead of stretching it")
     parser.add_argument("--no-bank", dest="use_bank", action="store_false",
                         help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -380,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--margin is a share of the card's size of 0 or more; got {args.margin}")
     if args.square and args.square < MIN_SQUARE:
         parser.error(f"--square is a side of {MIN_SQUARE} pixels or more (0: as rendered); got {args.square}")
+    if args.bars is not None and not (args.square and 0 <= args.bars <= 255):
+        parser.error(f"--bars is a grey level of 0-255 and needs --square; got {args.bars}")
     try:
         check_pace(args.enrol_pace)
     except ValueError as error:
@@ -401,11 +420,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin,
                               enrol_from=args.enrol_from, enrol_seed=args.enrol_seed,
-                              enrol_pace=args.enrol_pace, square=args.square) for s in styles]
+                              enrol_pace=args.enrol_pace, square=args.square, bars=args.bars)
+               for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
-    views += f"; every crop resized to {args.square}x{args.square}" if args.square else ""
+    padding = f", padded with bars of grey {args.bars}" if args.bars is not None else ", stretched"
+    views += f"; every crop resized to {args.square}x{args.square}{padding}" if args.square else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
     if enrol and args.enrol_from != "artwork":
         source = "one phone photo a card" if args.enrol_from == "photos" else "a clip of the deck shown"
