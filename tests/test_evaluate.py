@@ -24,6 +24,7 @@ from vision.training.evaluate import (
     markdown_table,
     protocol_settings,
     render_eval_set,
+    seen_at_an_angle,
     width_band,
     width_table,
 )
@@ -195,6 +196,26 @@ def test_the_command_refuses_bars_without_a_square_or_off_the_grey_scale(
         main(["--model", str(DEFAULT_MODEL_PATH), *arguments])
     message = f"--bars is a grey level of 0-255 and needs --square; got {arguments[-1]}"
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("far_end_up", [True, False])
+def test_a_crop_seen_at_an_angle_has_its_far_end_narrower(far_end_up: bool) -> None:
+    crop = np.zeros((120, 80, 3), np.uint8)
+    crop[10:110, 10:70] = 255  # a white card on black, 60 px wide
+    seen = seen_at_an_angle(crop, 0.3, far_end_up)
+    assert seen.shape == crop.shape
+    widths = (seen[:, :, 0] > 128).sum(axis=1)
+    rows = np.flatnonzero(widths)
+    top, bottom = int(widths[rows[1]]), int(widths[rows[-2]])  # the card's first and last rows but one
+    far, near = (top, bottom) if far_end_up else (bottom, top)
+    assert near == pytest.approx(60, abs=4) and far < near - 12, (far, near)
+
+
+@pytest.mark.parametrize("share", ["-0.1", "0.9", "nan"])
+def test_the_command_refuses_a_keystone_off_its_range(share: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--model", str(DEFAULT_MODEL_PATH), "--keystone", share])
+    assert f"--keystone is a share of the width from 0 to 0.8; got {float(share)}" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("side", ["-5", "10"])

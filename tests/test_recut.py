@@ -29,13 +29,14 @@ from vision.recut import (
     is_lopsided,
     is_plainly_upright,
     is_resized_square,
+    is_seen_at_an_angle,
     is_square_crop,
     recut,
     tilt_degrees,
     turned_card_hulls,
     turned_card_touching_sides,
 )
-from vision.training.evaluate import padded_to_a_square
+from vision.training.evaluate import padded_to_a_square, seen_at_an_angle
 
 CARD_H, CARD_W = 150, 96
 TABLE = (40, 90, 40)  # BGR: green baize
@@ -314,6 +315,31 @@ def test_a_card_is_framed_lopsided_from_a_fifth_more_of_one_side_than_of_the_oth
         card = cutout.largest_region(cutout.paper_mask(small))
         assert card is not None and is_lopsided(card, small.shape) is lopsided
         assert (recut(wider) is not None) is lopsided
+
+
+@pytest.mark.parametrize("far_end_up", [True, False])
+def test_a_card_seen_at_an_angle_is_cut_again_by_its_corners(far_end_up: bool) -> None:
+    crop = seen_at_an_angle(card_on_table(0.0, table=4), 0.3, far_end_up)
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    card = cutout.largest_region(cutout.paper_mask(small))
+    assert card is not None and is_seen_at_an_angle(card) and not is_lopsided(card, small.shape)
+    view = recut(crop)
+    assert view is not None
+    # the far end is as wide as the near one again: the red block's rows are as wide at its top and bottom
+    red = np.all(np.abs(view.astype(int) - RED) < 40, axis=2)
+    rows = np.flatnonzero(red.sum(axis=1) > 10)
+    assert rows.size >= 40
+    widths = red[rows[2]].sum(), red[rows[-3]].sum()
+    assert max(widths) <= 1.06 * min(widths), widths
+    assert view.shape[0] == pytest.approx(CARD_H * (1 + 2 * MARGIN), abs=8)
+
+
+def test_a_card_seen_nearly_square_on_is_left_as_it_is() -> None:
+    crop = seen_at_an_angle(card_on_table(0.0, table=4), 0.05, True)  # a detector's residual perspective
+    small, _ = cutout.shrunk(crop, ANALYSIS_SIDE)
+    card = cutout.largest_region(cutout.paper_mask(small))
+    assert card is not None and not is_seen_at_an_angle(card)
+    assert recut(crop) is None
 
 
 def test_without_a_card_there_is_nothing_to_recut() -> None:

@@ -9,15 +9,15 @@ is not that: turned by 20 degrees, or with a third of the card's size of table m
 most cards of a deck read wrong (``models/NOTEBOOK.md``, "A card turned inside its crop", "A card with
 much table round it"); padded to a square, one in twenty. ``recut`` finds the card with the same
 guesses as a user's photo at enrolment (``vision.cutout.card_shaped_regions``) and, where it is turned
-by ``MIN_TILT_DEGREES`` or more, fills less than ``LOOSE_BELOW`` of the crop or is framed lopsided
-(``is_lopsided``), warps it upright with ``MARGIN`` of what lies round it on every side. Where none of
-those guesses has a card's shape, the convex hulls of the paper's and of the region unlike the table
-are tried, for a card turned in its crop only (``turned_card_hulls``); where none is found either, the
-card is told from its table by the colours of the crop's middle and of its outer ring, as on a checked
-or pale cloth (``card_by_middle_colours``); and failing that in a square crop, the card is taken to
-touch the crop's four sides with its corners, as in a crop cut close round a card askew
-(``turned_card_touching_sides``): a guess from the crop's shape alone (``RecutView.is_shape_guess``),
-which the classifier takes only where it reads surer.
+by ``MIN_TILT_DEGREES`` or more, fills less than ``LOOSE_BELOW`` of the crop, is framed lopsided
+(``is_lopsided``) or is seen at an angle (``is_seen_at_an_angle``), warps it upright with ``MARGIN``
+of what lies round it on every side. Where none of those guesses has a card's shape, the convex hulls
+of the paper's and of the region unlike the table are tried, for a card turned in its crop only
+(``turned_card_hulls``); where none is found either, the card is told from its table by the colours of
+the crop's middle and of its outer ring, as on a checked or pale cloth (``card_by_middle_colours``);
+and failing that in a square crop, the card is taken to touch the crop's four sides with its corners,
+as in a crop cut close round a card askew (``turned_card_touching_sides``): a guess from the crop's
+shape alone (``RecutView.is_shape_guess``), which the classifier takes only where it reads surer.
 The card's paper is looked at first (``is_plainly_upright``): where it already shows
 the card upright and close, as in most crops a detector or a careful hand cut, the other guesses are
 not made. No torch here.
@@ -82,6 +82,11 @@ RESIZED_SQUARE_FROM = 0.995
 # in 170 is framed so; a French card padded to a square spans 0.29 more, an Italian one 0.45
 # (models/NOTEBOOK.md, "A card framed lopsided").
 LOPSIDED_FROM = 0.2
+# A card found upright whose outline is a quadrilateral with two opposite sides this much longer one than
+# the other is seen at an angle (a phone held tilted over the table: the far end narrower), and is cut
+# again by its four corners. Cards of the 47 styles warped one end 35% narrower read 95.1% right, cut
+# again 96.2% (models/NOTEBOOK.md, "A card seen at an angle").
+AT_AN_ANGLE_FROM = 0.1
 # A card's height over its width, where it must be guessed (``corner_touching_boxes``): French decks
 # are about 1.40, Italian regional ones up to 1.8; the guess reads as well from 1.45 to 1.65
 # (models/NOTEBOOK.md, "A turned card's hull, and a card touching its crop's four sides").
@@ -115,6 +120,24 @@ def is_lopsided(region: Region, shape: tuple[int, ...]) -> bool:
     height, or the other way: a card framed with much more room on two facing sides than on the others."""
     across, along = box_spans(region, shape)
     return abs(across - along) >= LOPSIDED_FROM
+
+
+def is_seen_at_an_angle(region: Region) -> bool:
+    """Whether ``region``'s outline is a quadrilateral (``Region.corners``) two of whose opposite sides
+    differ in length by AT_AN_ANGLE_FROM of the shorter or more: a card seen at an angle."""
+    top_left, top_right, bottom_right, bottom_left = region.corners()
+    for one, other in (((top_left, top_right), (bottom_left, bottom_right)),
+                       ((top_left, bottom_left), (top_right, bottom_right))):
+        lengths = float(np.linalg.norm(one[1] - one[0])), float(np.linalg.norm(other[1] - other[0]))
+        if max(lengths) >= (1.0 + AT_AN_ANGLE_FROM) * min(lengths):
+            return True
+    return False
+
+
+def is_out_of_true(region: Region, shape: tuple[int, ...]) -> bool:
+    """Whether a card found upright in a picture of ``shape`` would still reach the model out of its
+    proportions: framed lopsided (``is_lopsided``) or seen at an angle (``is_seen_at_an_angle``)."""
+    return is_lopsided(region, shape) or is_seen_at_an_angle(region)
 
 
 def turned_card_hulls(paper: np.ndarray, unlike: np.ndarray) -> list[Region]:
@@ -216,27 +239,27 @@ class RecutView(NamedTuple):
 def recut_view(crop: np.ndarray) -> RecutView | None:
     """The card of ``crop`` warped upright, with MARGIN round it, where a card-shaped region filling
     from MIN_CARD_IN_PHOTO of the crop is found in it turned by MIN_TILT_DEGREES or more, or filling
-    less than LOOSE_BELOW, or framed lopsided (``is_lopsided``), or failing that where a card turned by
+    less than LOOSE_BELOW, or out of true (``is_out_of_true``), or failing that where a card turned by
     MIN_TILT_DEGREES or more is found by its hull (``turned_card_hulls``), or failing that where a card
     turned or loose is told by the colours of the crop's middle (``card_by_middle_colours``), or failing
     that too where the crop is square and a card touching its four sides is guessed
     (``turned_card_touching_sides``: the view is then a shape guess); else None (the card stands
     upright, cut as the model knows it, or no card is found). A crop whose paper alone shows the card
-    plainly upright and close (``is_plainly_upright``), and not lopsided, is left as it is without the
-    other guesses."""
+    plainly upright and close (``is_plainly_upright``), and not out of true, is left as it is without
+    the other guesses."""
     if min(crop.shape[:2]) < MIN_SIDE:
         return None
     small, scale = shrunk(crop, ANALYSIS_SIDE)
     paper = paper_mask(small)
     paper_region = largest_region(paper)
-    if is_plainly_upright(paper_region) and not is_lopsided(paper_region, small.shape):
+    if is_plainly_upright(paper_region) and not is_out_of_true(paper_region, small.shape):
         return None
     unlike = unlike_outer_ring_mask(small)
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
     regions = regions or turned_card_hulls(paper, unlike)
     is_shape_guess = False
     if regions:
-        if not is_turned_or_loose(regions[0]) and not is_lopsided(regions[0], small.shape):
+        if not is_turned_or_loose(regions[0]) and not is_out_of_true(regions[0], small.shape):
             return None
         corners = regions[0].corners() / scale
     else:

@@ -19,10 +19,10 @@ Needs onnxruntime only (no torch).
 ``--protocol hard`` (the default) renders the cards with the full training augmentation: other cards
 and fingers across them, cut corners. ``--protocol camera`` renders each card alone and uncovered
 (``vision.enrollment.ENROLMENT_CROPS``: still any size, blur, noise, light, residual perspective and
-either way up), the conditions of a photo roughly cut to the card's edges. ``--tilt``, ``--margin`` and
-``--square`` make rough crops of them: the card turned inside its crop, more table round it, or the crop
-resized to a square picture (the card stretched to fill it, or padded with ``--bars``, as datasets of
-card images show cards).
+either way up), the conditions of a photo roughly cut to the card's edges. ``--tilt``, ``--margin``,
+``--keystone`` and ``--square`` make rough crops of them: the card turned inside its crop, more table
+round it, seen at an angle, or the crop resized to a square picture (the card stretched to fill it, or
+padded with ``--bars``, as datasets of card images show cards).
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ PROTOCOLS: dict[str, CropSettings] = {"hard": CropSettings(), "camera": ENROLMEN
 DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
 WIDTH_BANDS = (0, 60, 80, 120, 200)
+MAX_KEYSTONE = 0.8  # of the crop's width taken off its far end (``--keystone``)
 MIN_SQUARE = 24  # pixels a side of a crop resized to a square (``--square``): the classifier's MIN_SIDE
 
 
@@ -103,12 +104,13 @@ class StyleResult:
 
 def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol: str = DEFAULT_PROTOCOL,
                     tilt: float = 0.0, margin: float = 0.0, square: int = 0,
-                    bars: int | None = None) -> tuple[list[np.ndarray], list[str]]:
+                    bars: int | None = None, keystone: float = 0.0) -> tuple[list[np.ndarray], list[str]]:
     """``per_class`` crops of each class of ``style`` (backs from the deck or drawn; none from its faces),
     the cards and backs rendered under ``protocol``, turned by ``tilt`` degrees inside their crops, with
     ``margin`` of their size of table more on every side; with ``square``, every crop then resized to
     ``square`` x ``square`` pixels, as datasets show cards: stretched to fill the square picture, or with
-    ``bars`` (a grey level) padded to a square first (``padded_to_a_square``)."""
+    ``bars`` (a grey level) padded to a square first (``padded_to_a_square``); with ``keystone``, every
+    crop first seen at an angle, one end that share narrower (``seen_at_an_angle``)."""
     settings = replace(protocol_settings(protocol), tilt_degrees=tilt, extra_margin=margin)
     art = load_style(root, style)
     rng = np.random.default_rng([seed, sum(style.encode())])
@@ -127,10 +129,27 @@ def render_eval_set(root: Path, style: str, per_class: int, seed: int, protocol:
             else:
                 crops.append(render_none_crop(rng, faces))
             labels.append(label)
+    if keystone:
+        crops = [seen_at_an_angle(crop, keystone, far_end_up=index % 2 == 0)
+                 for index, crop in enumerate(crops)]
     if square:
         padded = crops if bars is None else [padded_to_a_square(crop, bars) for crop in crops]
         crops = [cv2.resize(crop, (square, square), interpolation=cv2.INTER_AREA) for crop in padded]
     return crops, labels
+
+
+def seen_at_an_angle(crop: np.ndarray, keystone: float, far_end_up: bool) -> np.ndarray:
+    """``crop`` warped as a camera tilted over the table sees it: its far end (the top, or the bottom)
+    narrower than the near one by ``keystone`` of the width, the table at its edge drawn on outwards."""
+    height, width = crop.shape[:2]
+    inset = keystone * width / 2.0
+    square_on = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    if far_end_up:
+        tilted = np.float32([[inset, 0], [width - inset, 0], [width, height], [0, height]])
+    else:
+        tilted = np.float32([[0, 0], [width, 0], [width - inset, height], [inset, height]])
+    warp = cv2.getPerspectiveTransform(square_on, tilted)
+    return cv2.warpPerspective(crop, warp, (width, height), borderMode=cv2.BORDER_REPLICATE)
 
 
 def padded_to_a_square(crop: np.ndarray, bars: int) -> np.ndarray:
@@ -237,14 +256,15 @@ def evaluate_style(classifier: CardClassifier, root: Path, style: str, per_class
                    enrol: bool, protocol: str = DEFAULT_PROTOCOL, workers: int = 1,
                    tilt: float = 0.0, margin: float = 0.0, enrol_from: str = "artwork",
                    enrol_seed: int = DEFAULT_ENROL_SEED, enrol_pace: float = 1.0,
-                   square: int = 0, bars: int | None = None) -> StyleResult:
+                   square: int = 0, bars: int | None = None, keystone: float = 0.0) -> StyleResult:
     """Zero-shot (alone and as deals) and, with ``enrol``, enrolled accuracy of ``classifier`` on a style
     (enrolled in ``workers`` processes by ``enrol_style(..., enrol_from, enrol_seed, enrol_pace)``; a
     refused clip leaves the enrolled figures None and its reason in ``enrol_refused``), its cards turned
     by ``tilt`` degrees inside their crops, with ``margin`` of their size of table more on every side,
-    resized to ``square`` pixels a side where it is not 0, padded with ``bars`` first where given
-    (``render_eval_set``)."""
-    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin, square, bars)
+    resized to ``square`` pixels a side where it is not 0, padded with ``bars`` first where given, seen
+    at an angle by ``keystone`` (``render_eval_set``)."""
+    crops, truth = render_eval_set(root, style, per_class, seed, protocol, tilt, margin, square, bars,
+                                   keystone)
     predictions = classifier.classify(crops)
     predicted = [p.card for p in predictions]
     cards, everything = _accuracies(predicted, truth)
@@ -385,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bars", type=int, metavar="GREY",
                         help="with --square, pad each crop to a square with bars of this grey level "
                              "(0-255) before resizing it, instead of stretching it")
+    parser.add_argument("--keystone", type=float, default=0.0, metavar="SHARE",
+                        help="see every crop at an angle: one end (the top for half the crops, the bottom "
+                             "for the others) narrower by this share of the width (0-0.8)")
     parser.add_argument("--no-bank", dest="use_bank", action="store_false",
                         help="read zero-shot by the model's head alone, without the style bank beside it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -397,6 +420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--margin is a share of the card's size of 0 or more; got {args.margin}")
     if args.square and args.square < MIN_SQUARE:
         parser.error(f"--square is a side of {MIN_SQUARE} pixels or more (0: as rendered); got {args.square}")
+    if not 0.0 <= args.keystone <= MAX_KEYSTONE:
+        parser.error(f"--keystone is a share of the width from 0 to {MAX_KEYSTONE:g}; got {args.keystone}")
     if args.bars is not None and not (args.square and 0 <= args.bars <= 255):
         parser.error(f"--bars is a grey level of 0-255 and needs --square; got {args.bars}")
     try:
@@ -420,11 +445,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = [evaluate_style(classifier, root, s, args.per_class, args.seed, enrol, args.protocol,
                               workers=args.threads, tilt=args.tilt, margin=args.margin,
                               enrol_from=args.enrol_from, enrol_seed=args.enrol_seed,
-                              enrol_pace=args.enrol_pace, square=args.square, bars=args.bars)
+                              enrol_pace=args.enrol_pace, square=args.square, bars=args.bars,
+                              keystone=args.keystone)
                for s in styles]
     views = f"; turned below {args.turned_below:g}; cut again below {args.recut_below:g}"
     views += f"; cards turned {args.tilt:g} degrees in their crops" if args.tilt else ""
     views += f"; {args.margin:g} of the card's size of table more on every side" if args.margin else ""
+    views += f"; seen at an angle, one end {args.keystone:g} narrower" if args.keystone else ""
     padding = f", padded with bars of grey {args.bars}" if args.bars is not None else ", stretched"
     views += f"; every crop resized to {args.square}x{args.square}{padding}" if args.square else ""
     views += f"; tight view below {args.unsure_below:g}" if args.tight_view else "; no tight view"
