@@ -252,7 +252,8 @@ def recut_view(crop: np.ndarray) -> RecutView | None:
     small, scale = shrunk(crop, ANALYSIS_SIDE)
     paper = paper_mask(small)
     paper_region = largest_region(paper)
-    if is_plainly_upright(paper_region) and not is_out_of_true(paper_region, small.shape):
+    if (paper_region is not None and is_plainly_upright(paper_region)
+            and not is_out_of_true(paper_region, small.shape)):
         return None
     unlike = unlike_outer_ring_mask(small)
     regions = [region for region, _ in card_shaped_regions(small, MIN_CARD_IN_PHOTO, paper, unlike=unlike)]
