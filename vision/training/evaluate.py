@@ -57,6 +57,7 @@ from vision.distinct import read_distinct
 from vision.enrollment import ENROLMENT_CROPS, EnrollmentError, EnrollmentSettings, enroll_pictures
 from vision.errors import VisionError
 from vision.match_groups import read_match
+from vision.recut import MIN_SIDE
 from vision.scene.showing import check_pace
 from vision.training.clip_search import film_sorted_deck
 from vision.training.dataset import NO_ARTWORK, load_style
@@ -73,7 +74,7 @@ DEFAULT_PROTOCOL = "hard"
 # Lower edges, in pixels, of the bands of crop width (the crop's narrower side) the cards are counted in.
 WIDTH_BANDS = (0, 60, 80, 120, 200)
 MAX_KEYSTONE = 0.8  # of the crop's width taken off its far end (``--keystone``)
-MIN_SQUARE = 24  # pixels a side of a crop resized to a square (``--square``): the classifier's MIN_SIDE
+MIN_SQUARE = MIN_SIDE  # pixels a side of a crop resized to a square (``--square``): no smaller is looked at
 
 
 def protocol_settings(protocol: str) -> CropSettings:
