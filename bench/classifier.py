@@ -46,6 +46,7 @@ from vision.crops import prepare_artwork, render_card_crop  # noqa: E402
 from vision.decks import Deck, find_cards_root, list_styles  # noqa: E402
 from vision.distinct import read_distinct  # noqa: E402
 from vision.enrollment import DEFAULT_HEAD_VIEWS, DEFAULT_VIEWS, enroll_pictures  # noqa: E402
+from vision.threads import held_opencv_threads  # noqa: E402
 from vision.worker_pool import machine_cores  # noqa: E402
 
 FRAME_BUDGET_MS = 100.0  # 10 frames per second
@@ -79,8 +80,9 @@ def ms_per_card(readers: dict[str, CardClassifier], crops: Sequence[np.ndarray],
                 repeats: int) -> dict[str, float]:
     """Per reader, the median over ``repeats`` passes of the wall time per card, reading ``crops``
     ``batch`` at a time; the readers take turns pass by pass, so that the machine's drift falls on all.
-    numpy's BLAS (the style bank's product) is held to one thread too, so that one thread is all."""
-    with threadpool_limits(limits=1):
+    numpy's BLAS (the style bank's product) and OpenCV's pool (cutting cards again, resizing crops) are
+    held to one thread too, so that one thread is all."""
+    with threadpool_limits(limits=1), held_opencv_threads(1):
         return _timed_turns(readers, crops, batch, repeats)
 
 

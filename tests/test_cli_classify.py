@@ -16,6 +16,7 @@ from table.cli import main
 from table.commands.enroll import scan_progress_on_terminal
 from tests.test_classifier import good_metadata, write_tiny_model
 from tests.test_decks import write_heic
+from vision.classifier import CardClassifier
 from vision.crops import prepare_artwork, render_card_crop
 from vision.deck_profile import DeckProfile
 from vision.decks import Deck, find_cards_root, read_image
@@ -62,6 +63,28 @@ def test_classify_top_k_lists_k_labels_best_first(
     top = row["top"]
     assert len(top) == 4 and top[0][0] == row["card"] and top[0][1] == row["confidence"]
     assert [p for _, p in top] == sorted((p for _, p in top), reverse=True)
+
+
+def test_classify_reads_on_as_many_opencv_threads_as_it_is_given(
+    tmp_path: Path, tiny_model: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--threads N` holds OpenCV's pool (cutting cards again, resizing) to N while the images are read,
+    and gives it back as it was."""
+    seen: list[int] = []
+    classify = CardClassifier.classify
+
+    def counting(self: CardClassifier, *args: object, **kwargs: object) -> object:
+        seen.append(cv2.getNumThreads())
+        return classify(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardClassifier, "classify", counting)
+    before = cv2.getNumThreads()
+    image = _write_picture(tmp_path / "a.png", 5)
+    for threads in ("1", "3"):
+        assert main(["classify", "--model", str(tiny_model), "--threads", threads, str(image)]) == 0
+    assert seen == [1, 3]
+    assert cv2.getNumThreads() == before
+    assert len(_lines(capsys.readouterr().out)) == 2
 
 
 def test_an_unreadable_image_is_named_and_the_rest_still_read(

@@ -8,6 +8,7 @@ is. No torch here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -179,14 +180,23 @@ class Region:
 
     def corners(self) -> np.ndarray:
         """``[4, 2]`` float32, clockwise from the top left: the outline's four corners where it is a
-        quadrilateral (a card seen at an angle), else its box's."""
+        quadrilateral (a card seen at an angle), else its box's. Worked out once per region (asking
+        whether a card is seen at an angle, then cutting it, both need them), and read-only."""
+        return self._corners
+
+    @functools.cached_property
+    def _corners(self) -> np.ndarray:
         hull = cv2.convexHull(self.outline)
         perimeter = cv2.arcLength(hull, True)
         for tolerance in (0.02, 0.03, 0.04, 0.05):
             polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True)
             if len(polygon) == 4 and cv2.contourArea(polygon) >= 0.9 * cv2.contourArea(hull):
-                return clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
-        return clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
+                corners = clockwise_from_top_left(polygon.reshape(4, 2).astype(np.float32))
+                break
+        else:
+            corners = clockwise_from_top_left(cv2.boxPoints(self.box).astype(np.float32))
+        corners.setflags(write=False)
+        return corners
 
 
 def region_of(outline: np.ndarray, shape: tuple[int, ...]) -> Region:

@@ -38,6 +38,7 @@ from vision.distinct import read_distinct
 from vision.errors import VisionError, message_in
 from vision.preprocess import MIN_CROP_SIDE, is_large_enough_crop
 from vision.style_bank import UNFAMILIAR_BELOW, is_unfamiliar_deck
+from vision.threads import held_opencv_threads
 
 CHUNK = 64  # images read into memory at a time
 OS_REASONS: dict[str, dict[type[OSError], str]] = {
@@ -123,7 +124,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add("--top", type=positive_int, metavar="K",
         help=say("adds the K likeliest classes", "aggiunge le K classi più probabili"))
     add("--threads", type=positive_int, default=1, metavar="N",
-        help=say("threads (default 1)", "thread (predefinito 1)"))
+        help=say("threads (default 1), the model's and OpenCV's",
+                 "thread (predefinito 1), del modello e di OpenCV"))
     add("--model", type=Path, metavar="PATH", help=model_help())
     add("--distinct", action="store_true",
         help=say("the pictures show different cards (a deck, a deal): no card is read twice",
@@ -185,6 +187,12 @@ def _say_error(message: str, lang: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Read the images, ``--threads`` threads in all: the model's and OpenCV's (``vision.threads``)."""
+    with held_opencv_threads(args.threads):
+        return _classify(args)
+
+
+def _classify(args: argparse.Namespace) -> int:
     classifier = CardClassifier.load(args.model, threads=args.threads)
     profile = None
     if args.deck is not None:
