@@ -193,6 +193,7 @@ def main() -> None:
     settings = {
         DEFAULT_SETTING: (True, TURNED_BELOW, True, UNSURE_BELOW, True, RECUT_BELOW),
         "the same, not recut": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.0),
+        "turned and recut under 0.9": (True, 0.9, True, UNSURE_BELOW, True, 0.9),
         "the same, recut under 0.8": (True, TURNED_BELOW, True, UNSURE_BELOW, True, 0.8),
         "the same, no style bank": (True, TURNED_BELOW, True, UNSURE_BELOW, False, RECUT_BELOW),
         "both ways, tight if unsure": (True, 1.5, True, UNSURE_BELOW, True, RECUT_BELOW),
