@@ -156,16 +156,21 @@ def turned_card_hulls(paper: np.ndarray, unlike: np.ndarray) -> list[Region]:
     return sorted(found, key=lambda hull: -hull.filled)
 
 
+def squareness(crop: np.ndarray) -> float:
+    """A crop's narrower side over its longer one (1: square)."""
+    return min(crop.shape[:2]) / max(crop.shape[:2])
+
+
 def is_square_crop(crop: np.ndarray) -> bool:
     """Whether a crop's narrower side is SQUARE_CROP_FROM of its longer or more: the crop a card turned
     inside it stands in."""
-    return min(crop.shape[:2]) >= SQUARE_CROP_FROM * max(crop.shape[:2])
+    return squareness(crop) >= SQUARE_CROP_FROM
 
 
 def is_resized_square(crop: np.ndarray) -> bool:
     """Whether a crop's narrower side is RESIZED_SQUARE_FROM of its longer or more: a picture resized to a
     square, not a crop cut round a card turned in it."""
-    return min(crop.shape[:2]) >= RESIZED_SQUARE_FROM * max(crop.shape[:2])
+    return squareness(crop) >= RESIZED_SQUARE_FROM
 
 
 def corner_touching_boxes(height: float, width: float,
