@@ -1,14 +1,31 @@
-"""The training pool cache: the same settings read the pool back; other settings render a new one."""
+"""The training pool cache: the same settings read the pool back; other settings render a new one. A
+deck's cards that are not Tressette cards are drawn as ``none``, only when asked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
+from engine.cards import CARD_CODES, CLASS_LABELS, NONE
+from tests.artwork_helpers import flat_style
+from vision.crops import Artwork, prepare_artwork
 from vision.decks import find_cards_root, list_styles
-from vision.training.dataset import CHUNK, Augmentations, cached_pool, render_pool
+from vision.training import dataset
+from vision.training.dataset import (
+    CHUNK,
+    Augmentations,
+    DatasetError,
+    StyleArt,
+    cached_pool,
+    draw_sample,
+    load_style,
+    render_pool,
+)
+from vision.training.pysol_decks import FOREIGN_DIR
 
 CARDS_ROOT = find_cards_root()
 
@@ -46,3 +63,70 @@ def test_a_pool_of_several_chunks_is_the_same_from_one_worker_or_two() -> None:
     longer = render_pool(CARDS_ROOT, styles, count + 2, 16, 24, seed=2, workers=2)  # each chunk its own seed
     assert np.array_equal(longer.images[:count], alone.images)
     assert np.array_equal(longer.labels[:count], alone.labels)
+
+
+def _style_with_foreign(value: int) -> StyleArt:
+    """A flat deck of grey ``value`` that also holds two cards a Tressette deck does not."""
+    base = flat_style("pysol-test", value)
+    foreign = (prepare_artwork(np.full((90, 60, 3), 10, np.uint8)),
+               prepare_artwork(np.full((90, 60, 3), 20, np.uint8)))
+    return replace(base, foreign=foreign)
+
+
+def test_a_none_of_a_deck_with_foreign_cards_is_drawn_as_one_of_them_by_its_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    style = _style_with_foreign(128)
+    drawn: list[Artwork] = []
+    real_render = dataset.render_card_crop
+
+    def render_and_note(art: Artwork, *args: object, **kwargs: object) -> np.ndarray:
+        drawn.append(art)
+        return real_render(art, *args, **kwargs)
+
+    monkeypatch.setattr(dataset, "render_card_crop", render_and_note)
+    rng = np.random.default_rng(5)
+    nones = foreign = 0
+    for _ in range(400):
+        drawn.clear()
+        _, label, _ = draw_sample(rng, [style], Augmentations(p_foreign_none=0.5))
+        if CLASS_LABELS[label] == NONE:
+            nones += 1
+            foreign += any(art is card for art in drawn for card in style.foreign)
+        else:
+            assert not any(art is card for art in drawn for card in style.foreign)
+    assert nones > 10 and 0.2 * nones < foreign < 0.8 * nones
+
+
+def test_foreign_cards_change_no_draw_unless_asked() -> None:
+    plain, with_foreign = flat_style("pysol-test", 128), _style_with_foreign(128)
+    for style, shares in ((with_foreign, Augmentations()), (plain, Augmentations(p_foreign_none=1.0))):
+        first, second = np.random.default_rng(9), np.random.default_rng(9)
+        for _ in range(60):
+            crop, label, _ = draw_sample(first, [style], shares)
+            expected, expected_label, _ = draw_sample(second, [plain])
+            assert label == expected_label and np.array_equal(crop, expected)
+
+
+def test_a_pool_drawing_foreign_cards_is_cached_apart() -> None:
+    assert Augmentations(p_foreign_none=0.5).cache_key() == [0.0, 0.0, ["foreign_none", 0.5]]
+    assert Augmentations().cache_key() == [0.0, 0.0]
+    with pytest.raises(DatasetError, match="p_foreign_none"):
+        Augmentations(p_foreign_none=1.5)
+
+
+def test_a_deck_folder_lends_the_pictures_of_its_foreign_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "pysol-test"
+    (folder / FOREIGN_DIR).mkdir(parents=True)
+    for code in CARD_CODES:
+        cv2.imwrite(str(folder / f"{code}.png"), np.full((60, 40, 3), 100, np.uint8))
+    for stem, value in (("09h", 90), ("08c", 80)):
+        cv2.imwrite(str(folder / FOREIGN_DIR / f"{stem}.png"), np.full((60, 40, 3), value, np.uint8))
+    (folder / FOREIGN_DIR / "notes.txt").write_text("not a picture")
+    style = load_style(tmp_path, "pysol-test")
+    assert [int(card.image[0, 0, 0]) for card in style.foreign] == [80, 90]
+    cv2.imwrite(str(tmp_path / "plain.png"), np.zeros((4, 4, 3), np.uint8))
+    (tmp_path / "plain").mkdir()
+    for code in CARD_CODES:
+        cv2.imwrite(str(tmp_path / "plain" / f"{code}.png"), np.full((60, 40, 3), 100, np.uint8))
+    assert load_style(tmp_path, "plain").foreign == ()

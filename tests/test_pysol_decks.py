@@ -17,9 +17,10 @@ from tests.test_classifier import write_tiny_model
 from vision.decks import Deck
 from vision.training import bank as bank_command
 from vision.training import pysol_decks
-from vision.training.dataset import Augmentations, draw_sample, style_draw_weights
+from vision.training.dataset import Augmentations, draw_sample, load_style, style_draw_weights
 from vision.training.pysol_decks import (
     DECKS,
+    FOREIGN_DIR,
     LATIN_DECKS,
     LEFT_OUT,
     PysolDeckError,
@@ -98,6 +99,27 @@ def test_a_set_becomes_a_deck_folder_the_renderer_loads(tmp_path: Path) -> None:
     assert deck.faces["9c"][0, 0, 0] == 12 * 10 + SUITS.index("h")  # Cavallo di coppe: queen of hearts
     assert deck.faces["2b"][0, 0, 0] == 2 * 10 + SUITS.index("c")  # Due di bastoni: two of clubs
     assert deck.back[0, 0, 0] == 250
+
+
+def test_a_french_sets_8_9_10_and_jokers_go_to_its_foreign_folder_for_the_trainer(tmp_path: Path) -> None:
+    files = _cardset("test") | {"cardset-test/01z.png": _png(251), "cardset-test/02z.png": _png(252)}
+    folder = convert_set("test", read_cardsets(_deb(files), ["test"])["test"], tmp_path)
+    foreign = folder / FOREIGN_DIR
+    expected = [f"{rank:02d}{suit}.png" for rank in (8, 9, 10) for suit in SUITS] + ["01z.png", "02z.png"]
+    assert sorted(p.name for p in foreign.iterdir()) == sorted(expected)
+    assert cv2.imread(str(foreign / "09d.png"))[0, 0, 0] == 9 * 10 + SUITS.index("d")
+    assert cv2.imread(str(foreign / "02z.png"))[0, 0, 0] == 252
+    style = load_style(tmp_path, folder.name)
+    assert len(style.foreign) == 14 and set(style.faces) == set(CARD_CODES)
+
+
+def test_a_french_set_without_its_8_9_or_10_is_named(tmp_path: Path) -> None:
+    files = _cardset("short")
+    del files["cardset-short/09s.png"], files["cardset-short/10h.png"]
+    sets = read_cardsets(_deb(files), ["short"])
+    missing = r"cardset-short: no 09s.png, 10h.png in the set \(its 8, 9 and 10\)"
+    with pytest.raises(PysolDeckError, match=missing):
+        convert_set("short", sets["short"], tmp_path)
 
 
 def test_a_card_the_package_shares_with_another_set_is_followed(tmp_path: Path) -> None:
@@ -215,6 +237,7 @@ def test_the_latin_tarot_becomes_an_italian_suited_deck_of_valet_cavalier_and_ki
     assert deck.faces["9c"][0, 0, 0] == 12 * 10 + SUITS.index("h")  # Cavallo di coppe: Cavalier of cups
     assert deck.faces["10b"][0, 0, 0] == 14 * 10 + SUITS.index("c")  # Re di bastoni: King of batons
     assert source_file("10d", ".gif", tarot=True) == "14d.gif"
+    assert not (tmp_path / "pysol-1880-tarot" / FOREIGN_DIR).exists()  # a tarot's extra cards are its own
 
 
 def test_a_latin_deck_whose_config_is_not_a_tarot_is_refused(tmp_path: Path) -> None:

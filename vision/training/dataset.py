@@ -1,12 +1,13 @@
 """Training data: a seeded pool of synthetic crops rendered from the deck artwork, kept in memory.
 
-Each sample is drawn by ``draw_sample``: a style, a class (the 40 cards, ``back`` or ``none``), then
-one crop from ``vision.crops``. Crops are stored already resized to the model's input size with
-``vision.preprocess.resize_crop`` (the resize inside ``to_model_input``), so a batch becomes the
-model's input through ``to_model_input`` exactly as at run time. Chunks of the pool are rendered in
-worker processes, each chunk from its own seed, so the pool is the same whatever the worker count.
-Every crop keeps the index of its style, so a run that holds styles out can train on the crops of the
-others from the very same pool (``Pool.without``).
+Each sample is drawn by ``draw_sample``: a style, a class (the 40 cards, ``back`` or ``none``), then one
+crop from ``vision.crops``; a ``none`` may be one of the style's cards that a Tressette deck does not
+hold (a French deck's 8, 9, 10 or joker, ``StyleArt.foreign``), rendered like a card. Crops are stored
+already resized to the model's input size with ``vision.preprocess.resize_crop`` (the resize inside
+``to_model_input``), so a batch becomes the model's input through ``to_model_input`` exactly as at run
+time. Chunks of the pool are rendered in worker processes, each chunk from its own seed, so the pool is
+the same whatever the worker count. Every crop keeps the index of its style, so a run that holds styles
+out can train on the crops of the others from the very same pool (``Pool.without``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from vision.crops import (
     render_card_crop,
     render_none_crop,
 )
-from vision.decks import SYNTH_LATIN_PREFIX, Deck, is_italian_style
+from vision.decks import IMAGE_SUFFIXES, SYNTH_LATIN_PREFIX, Deck, is_italian_style, read_image
 from vision.decorate import decoration_donors
 from vision.errors import VisionError
 from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
@@ -51,7 +52,7 @@ from vision.half_mix import half_mixed, is_same_suit_system
 from vision.jumbo_index import enlarge_index
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
-from vision.training.pysol_decks import INDEXED_DECKS, STYLE_PREFIX
+from vision.training.pysol_decks import FOREIGN_DIR, INDEXED_DECKS, STYLE_PREFIX
 
 CHUNK = 256
 # Relative share of each class among the samples: every card 1, back 1.5, none 3 (none is many things).
@@ -89,7 +90,10 @@ class Augmentations:
     its index can be read (``vision.figure_swap.number_donors``); ``p_jumbo_index``: a card of a style
     with corner indices printed with its index enlarged (``vision.jumbo_index``), after any swap, then
     only where its index can be read; ``p_ink_tint``: of the restyled cards, the share whose black ink is
-    printed in a colour, as a four-colour deck prints its clubs and spades (``vision.restyle``).
+    printed in a colour, as a four-colour deck prints its clubs and spades (``vision.restyle``);
+    ``p_foreign_none``: of the ``none`` samples drawn from a style with cards a Tressette deck does not
+    hold (``StyleArt.foreign``), the share drawn as one of those cards, so that a French deck's 8, 9, 10
+    and jokers read as no card.
     """
 
     p_restyle: float = 0.0
@@ -103,6 +107,7 @@ class Augmentations:
     p_number_swap: float = 0.0
     p_jumbo_index: float = 0.0
     p_ink_tint: float = 0.0
+    p_foreign_none: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -132,6 +137,8 @@ class Augmentations:
             key.append(["jumbo_index", self.p_jumbo_index])
         if self.p_ink_tint:
             key.append(["ink_tint", self.p_ink_tint])
+        if self.p_foreign_none:
+            key.append(["foreign_none", self.p_foreign_none])
         return key
 
 
@@ -140,11 +147,13 @@ NO_AUGMENTATIONS = Augmentations()
 
 @dataclass(frozen=True)
 class StyleArt:
-    """One deck style's prepared artwork: faces by code and the back if the deck has one."""
+    """One deck style's prepared artwork: faces by code, the back if the deck has one, and the cards of
+    its deck that are not Tressette cards (``foreign``: a French deck's 8, 9, 10 and jokers)."""
 
     name: str
     faces: dict[str, Artwork]
     back: Artwork | None
+    foreign: tuple[Artwork, ...] = ()
 
 
 def _shrink(image: np.ndarray) -> np.ndarray:
@@ -156,11 +165,21 @@ def _shrink(image: np.ndarray) -> np.ndarray:
 
 
 def load_style(root: Path, name: str) -> StyleArt:
-    """Load and prepare one style's artwork (faces at most MAX_ART_HEIGHT pixels tall)."""
+    """Load and prepare one style's artwork (faces at most MAX_ART_HEIGHT pixels tall), with the pictures
+    of its ``foreign/`` folder (``vision.training.pysol_decks.FOREIGN_DIR``) where it has one."""
     deck = Deck.load(root / name)
     faces = {code: prepare_artwork(_shrink(image)) for code, image in deck.faces.items()}
     back = prepare_artwork(_shrink(deck.back)) if deck.back is not None else None
-    return StyleArt(name=name, faces=faces, back=back)
+    foreign = tuple(prepare_artwork(_shrink(read_image(path))) for path in foreign_pictures(root / name))
+    return StyleArt(name=name, faces=faces, back=back, foreign=foreign)
+
+
+def foreign_pictures(folder: Path) -> list[Path]:
+    """The pictures in deck ``folder``'s ``foreign/`` sub-folder, in name order (none if it has none)."""
+    foreign = folder / FOREIGN_DIR
+    if not foreign.is_dir():
+        return []
+    return sorted(p for p in foreign.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -238,7 +257,10 @@ def draw_sample(rng: np.random.Generator, styles: Sequence[StyleArt],
     faces = list(style.faces.values())
     occluders = [faces[int(i)] for i in rng.integers(0, len(faces), 3)]
     name = CLASS_LABELS[label]
-    if name == NONE:
+    if name == NONE and style.foreign and shares.p_foreign_none and rng.random() < shares.p_foreign_none:
+        art = style.foreign[int(rng.integers(len(style.foreign)))]
+        crop = render_card_crop(art, rng, occluders, settings)
+    elif name == NONE:
         crop = render_none_crop(rng, faces)
     elif name == BACK:
         use_procedural = style.back is None or rng.random() < P_PROCEDURAL_BACK

@@ -11,6 +11,11 @@ spades); a Tressette deck keeps ace to seven and the three figures, with hearts 
 denari, spades as spade, clubs as bastoni and Jack, Queen, King as 8, 9, 10 (``../shared/cards``'s
 README). The sets left out, and why, are in ``LEFT_OUT``.
 
+Each French set's cards that a Tressette deck does not hold, its 8, 9 and 10 of every suit and its
+jokers where it has them, go into the deck folder's ``foreign/`` sub-folder under their PySolFC names
+(``08h.png``, ``01z.png``): a player who forgets to strip a French deck puts them on the table, and the
+trainer can teach the model to read them as ``none`` (``vision.training.dataset``, ``--foreign-none``).
+
 With ``--latin`` it also converts the Latin-suited sets of ``LATIN_DECKS`` (the 1880 Tarot de
 Marseille, the one such set in the package, whose pips are those of the northern Italian patterns):
 pips ace to seven, Valet, Cavalier and King as 8, 9, 10 (its Queen and trumps left out), cups as
@@ -44,6 +49,9 @@ PACKAGE_URL = ("http://deb.debian.org/debian/pool/main/p/pysolfc-cardsets/"
 PACKAGE_SHA256 = "f2deadbb9e5f41aa3175bf4c2afd4e3898ee3ed11f0292b15b45ac8979fde24f"
 CARDSETS_DIR = "usr/share/games/pysolfc/"
 STYLE_PREFIX = "pysol-"
+FOREIGN_DIR = "foreign"
+_FOREIGN_RANKS = (8, 9, 10)
+_JOKERS = ("01z", "02z")
 
 # French-suited card sets (PySolFC type 1) converted for training, each a design of its own.
 DECKS: tuple[str, ...] = (
@@ -151,6 +159,16 @@ def read_cardsets(deb: bytes, names: Sequence[str]) -> dict[str, dict[str, bytes
     return sets
 
 
+def foreign_files(files: dict[str, bytes], suffix: str) -> list[str]:
+    """The file names of a French set's cards a Tressette deck does not hold: the 8, 9 and 10 of each
+    suit and the jokers the set has, in that order; PysolDeckError naming a missing 8, 9 or 10."""
+    names = [f"{rank:02d}{suit}{suffix}" for rank in _FOREIGN_RANKS for suit in "cdhs"]
+    missing = [name for name in names if name not in files]
+    if missing:
+        raise PysolDeckError(f"no {', '.join(missing)} in the set (its 8, 9 and 10)")
+    return names + [f"{joker}{suffix}" for joker in _JOKERS if f"{joker}{suffix}" in files]
+
+
 def decode(blob: bytes, where: str) -> np.ndarray:
     """A BGR image from the bytes of a GIF or PNG; PysolDeckError naming ``where`` if it cannot be read."""
     image = cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
@@ -160,7 +178,8 @@ def decode(blob: bytes, where: str) -> np.ndarray:
 
 
 def convert_set(name: str, files: dict[str, bytes], out: Path) -> Path:
-    """Write card set ``name`` as the deck folder ``out/pysol-<name>`` (40 PNGs and the back)."""
+    """Write card set ``name`` as the deck folder ``out/pysol-<name>``: 40 PNGs, the back, and for a French
+    set its 8, 9, 10 and jokers in ``foreign/`` (``foreign_files``)."""
     config = files.get("config.txt")
     if config is None:
         raise PysolDeckError(f"cardset-{name}: no config.txt in the package")
@@ -180,7 +199,21 @@ def convert_set(name: str, files: dict[str, bytes], out: Path) -> Path:
         cv2.imwrite(str(folder / f"{code}.png"), decode(files[file_name], f"cardset-{name}/{file_name}"))
     if back_name in files:
         cv2.imwrite(str(folder / f"{BACK}.png"), decode(files[back_name], f"cardset-{name}/{back_name}"))
+    if not tarot:
+        _write_foreign(name, files, suffix, folder / FOREIGN_DIR)
     return folder
+
+
+def _write_foreign(name: str, files: dict[str, bytes], suffix: str, folder: Path) -> None:
+    """Write the set's cards that are not Tressette cards (``foreign_files``) into ``folder``."""
+    try:
+        names = foreign_files(files, suffix)
+    except PysolDeckError as error:
+        raise PysolDeckError(f"cardset-{name}: {error}") from None
+    folder.mkdir(exist_ok=True)
+    for file_name in names:
+        stem = file_name.removesuffix(suffix)
+        cv2.imwrite(str(folder / f"{stem}.png"), decode(files[file_name], f"cardset-{name}/{file_name}"))
 
 
 def fetch_package(url: str = PACKAGE_URL) -> bytes:
