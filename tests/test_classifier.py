@@ -33,7 +33,7 @@ from vision.crops import prepare_artwork, random_back_artwork, render_card_crop,
 from vision.decks import find_cards_root, find_image, list_styles, read_image
 from vision.enrollment import ENROLMENT_CROPS
 from vision.errors import VisionError
-from vision.recut import RecutView, recut
+from vision.recut import RecutView, recut_view
 from vision.training.evaluate import padded_to_a_square, seen_at_an_angle
 
 # ---------------------------------------------------------------------------------------------------
@@ -412,14 +412,26 @@ def test_a_crop_read_unsure_is_read_cut_again_where_that_reads_surer() -> None:
     replaced = 0
     for index, crop in enumerate(crops):
         expected = plain.read([crop])
-        view = recut(crop)
+        view = recut_view(crop)
         if view is not None:
-            upright = plain.read([view])
+            upright = plain.read([view.crop])
             if upright.probabilities.max() > expected.probabilities.max():
                 expected, replaced = upright, replaced + 1
+            elif is_confirmed_cut_tighter(plain, view, upright):  # less sure, but read alike cut tighter
+                expected = upright
         np.testing.assert_allclose(read.probabilities[index], expected.probabilities[0], atol=1e-5)
         np.testing.assert_allclose(read.embeddings[index], expected.embeddings[0], atol=1e-5)
     assert replaced >= 4, f"only {replaced} of 8 askew cards were read cut again"
+
+
+def is_confirmed_cut_tighter(plain: CardClassifier, view: RecutView, upright: Readings) -> bool:
+    """Whether a card cut again, seen in its crop, reads a card or a back at ``CONFIRMED_FROM`` or more and
+    its view cut tighter still the same class at ``CONFIRMED_AT`` or more (the classifier's third rule)."""
+    best = upright.probabilities[0]
+    if view.is_shape_guess or CLASS_LABELS[int(best.argmax())] == NONE or best.max() < CONFIRMED_FROM:
+        return False
+    tighter = plain.read([cut_tighter(view.crop)]).probabilities[0]
+    return bool(tighter.argmax() == best.argmax() and tighter.max() >= CONFIRMED_AT)
 
 
 @needs_cards
@@ -513,7 +525,7 @@ def test_a_square_crop_is_looked_at_however_sure_its_reading(looks: list[tuple[i
 def test_a_crop_read_as_none_is_looked_at_however_sure_its_reading(looks: list[tuple[int, ...]]) -> None:
     """A card with much table round it can be read, surely, as no card: a crop read ``none`` is
     looked at for a card whatever its probability, unless looking is off (``recut_below`` 0)."""
-    crops = [np.full((120, 70, 3), 200, np.uint8)]  # plain grey: no card
+    crops = [np.full((120, 70, 3), 100, np.uint8)]  # plain grey: no card
     reading = CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=0.0).classify(crops)[0]
     assert reading.card == NONE and reading.confidence > 0.5, reading
     CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read(crops)
@@ -523,6 +535,39 @@ def test_a_crop_read_as_none_is_looked_at_however_sure_its_reading(looks: list[t
     assert looks == []
 
 
+@needs_cards
+def test_a_crop_read_as_a_back_is_looked_at_and_takes_only_a_card_found_in_it(
+        looks: list[tuple[int, ...]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checked tablecloth round a card can read, surely, as a back's pattern: a crop read ``back`` is
+    looked at whatever its probability, and takes its card cut again where that reads a card (not a
+    back) at ``recut_below`` or more, even less surely than the back; under it, or a back found in it,
+    it stays a back (the view cut tighter, which could confirm a card, is bare table here)."""
+    assert CARDS_ROOT is not None
+    rng = np.random.default_rng(3)
+    plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=0.0)
+    backs = [render_card_crop(random_back_artwork(rng, 0.6), rng) for _ in range(6)]
+    readings = plain.read(backs).probabilities
+    sure = [i for i, row in enumerate(readings)
+            if CLASS_LABELS[int(row.argmax())] == BACK and row.max() > 0.9]
+    assert len(sure) >= 2, readings.max(axis=1)
+    back, other_back = backs[sure[0]], backs[sure[1]]
+    back_best = float(readings[sure[0]].max())
+    CardClassifier.load(DEFAULT_MODEL_PATH, recut_below=1e-9).read([back])
+    assert looks == [back.shape]
+    cards, _ = rendered_style_crops(CARDS_ROOT, "gnome-dondorf", 12, seed=0)
+    card_readings = plain.read(cards).probabilities
+    less_sure = [i for i, row in enumerate(card_readings) if 0.5 <= row.max() < back_best]
+    assert less_sure, (back_best, card_readings.max(axis=1))
+    card, card_best = cards[less_sure[0]], float(card_readings[less_sure[0]].max())
+    monkeypatch.setattr(vision.classifier, "cut_tighter", lambda _view: np.full((150, 100, 3), 100, np.uint8))
+    np.testing.assert_allclose(read_with_finder(back, card, card_best), plain.read([card]).probabilities,
+                               atol=1e-5)
+    own = plain.read([back]).probabilities
+    np.testing.assert_allclose(read_with_finder(back, card, card_best + 1e-6), own, atol=1e-5)
+    kept = read_with_finder(back, other_back, 1e-9)
+    assert CLASS_LABELS[int(kept.argmax())] == BACK
+
+
 @pytest.fixture
 def table_and_card() -> tuple[np.ndarray, np.ndarray, float]:
     """A bare-table crop the model reads ``none`` and a card crop it reads surely (0.9 or more) but less
@@ -530,7 +575,7 @@ def table_and_card() -> tuple[np.ndarray, np.ndarray, float]:
     assert CARDS_ROOT is not None
     plain = CardClassifier.load(DEFAULT_MODEL_PATH, tight_view=False, recut_below=0.0)
     faces = [prepare_artwork(read_image(find_image(CARDS_ROOT / "gnome-dondorf", c))) for c in ("1d", "5s")]
-    tables = [render_none_crop(np.random.default_rng(seed), faces, kind="table") for seed in range(6)]
+    tables = [render_none_crop(np.random.default_rng(seed), faces, kind="table") for seed in range(12)]
     table_readings = plain.read(tables).probabilities
     assert (table_readings.argmax(axis=1) == CLASS_LABELS.index(NONE)).all()
     table = tables[int(table_readings.max(axis=1).argmax())]

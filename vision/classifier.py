@@ -24,7 +24,10 @@ the first (``recut_below`` 0 never looks). A crop as square as a card turned far
 (``vision.recut.SQUARE_CROP_FROM``) is looked at however sure its reading, and so is a crop first read as
 no card (``none``): a card with much table round it can look like table alone, surely. Such a crop takes
 the reading of its card cut again where that reads a card or a back at ``recut_below`` or more, even if
-less surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). Any crop
+less surely than the ``none`` (``models/NOTEBOOK.md``, "A crop read as no card is looked at"). A crop
+first read as a back is looked at too, as surely as a checked tablecloth round a card can read as a
+back's pattern, and takes the reading of its card cut again where that reads a card (not a back) at
+``recut_below`` or more (the notebook's "A French deck's 8, 9, 10 and jokers read as no card"). Any crop
 looked at also takes it where the card cut again reads a card or a back at ``CONFIRMED_FROM`` or more,
 less surely, and its view cut tighter still reads the same class again at ``CONFIRMED_AT`` or more (the
 notebook's "A card cut again, read twice"), unless that card was guessed from the square crop's shape
@@ -55,7 +58,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from engine.cards import CLASS_LABELS, NONE
+from engine.cards import BACK, CLASS_LABELS, NONE
 from vision.cpu import this_machine_has_overflowing_byte_products
 from vision.errors import VisionError
 from vision.preprocess import to_model_input
@@ -369,6 +372,7 @@ class CardClassifier:
         self.recut_below = recut_below
         self.bank = bank
         self._none_index = info.labels.index(NONE)  # parse_model_info holds the labels to CLASS_LABELS
+        self._back_index = info.labels.index(BACK)
 
     @classmethod
     def load(
@@ -464,16 +468,18 @@ class CardClassifier:
     def _recut_where_surer(self, crops: Sequence[np.ndarray],
                            sums: _ViewSums) -> tuple[Sequence[np.ndarray], _ViewSums]:
         """The crops, and their readings, with each crop read unsure (under ``recut_below``), or square
-        (``is_square_crop``) or read as ``none`` where looking is on, in which a card lies askew or loose
-        replaced by that card cut again (``vision.recut``) where the card so cut reads surer; or, for a
-        crop read ``none``, reads a card or a back at ``recut_below`` or more; or reads a card or a back
+        (``is_square_crop``) or read as ``none`` or ``back`` where looking is on, in which a card lies askew
+        or loose replaced by that card cut again (``vision.recut``) where the card so cut reads surer; or,
+        for a crop read ``none``, reads a card or a back at ``recut_below`` or more; for a crop read
+        ``back``, a card at ``recut_below`` or more; or reads a card or a back
         at ``CONFIRMED_FROM`` or more and, cut tighter still, the same class at ``CONFIRMED_AT`` or more,
         where the card so cut was seen in the crop, not guessed from its shape alone."""
         read_none = sums.best_class() == self._none_index
+        read_back = sums.best_class() == self._back_index
         looked = sums.best_probability() < self.recut_below
         if self.recut_below > 0:
             looked |= np.array([is_square_crop(crop) for crop in crops])
-            looked |= read_none
+            looked |= read_none | read_back
         found = {int(i): recut_view(crops[i]) for i in np.flatnonzero(looked)}
         views = {i: view for i, view in found.items() if view is not None}
         rows = np.array(list(views), np.intp)
@@ -484,7 +490,9 @@ class CardClassifier:
         more = self._read_views(cut_views)
         cut_reads_a_card = more.best_class() != self._none_index
         taken = more.best_probability() > sums.best_probability()[rows]
-        taken |= read_none[rows] & cut_reads_a_card & (more.best_probability() >= self.recut_below)
+        sure_cut = more.best_probability() >= self.recut_below
+        taken |= read_none[rows] & cut_reads_a_card & sure_cut
+        taken |= read_back[rows] & cut_reads_a_card & (more.best_class() != self._back_index) & sure_cut
         less_sure_card = (~taken & seen_in_crop & cut_reads_a_card
                           & (more.best_probability() >= CONFIRMED_FROM))
         taken |= self._read_again_alike(cut_views, more, less_sure_card)
