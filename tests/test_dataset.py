@@ -14,6 +14,7 @@ from engine.cards import CARD_CODES, CLASS_LABELS, NONE
 from tests.artwork_helpers import flat_style
 from vision.crops import Artwork, prepare_artwork
 from vision.decks import find_cards_root, list_styles
+from vision.errors import VisionError
 from vision.training import dataset
 from vision.training.dataset import (
     CHUNK,
@@ -130,3 +131,13 @@ def test_a_deck_folder_lends_the_pictures_of_its_foreign_folder(tmp_path: Path) 
     for code in CARD_CODES:
         cv2.imwrite(str(tmp_path / "plain" / f"{code}.png"), np.full((60, 40, 3), 100, np.uint8))
     assert load_style(tmp_path, "plain").foreign == ()
+
+
+def test_the_training_commands_name_where_the_artwork_goes_when_there_is_none(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("TRESSETTE_CARDS", str(tmp_path))
+    assert dataset.cards_root() == tmp_path
+    monkeypatch.setattr(dataset, "find_cards_root", lambda: None)  # no TRESSETTE_CARDS, no shared/cards
+    with pytest.raises(VisionError, match="no card artwork found: set TRESSETTE_CARDS"):
+        dataset.cards_root()

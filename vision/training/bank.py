@@ -22,10 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import CardClassifier, l2_normalise
-from vision.decks import find_cards_root
 from vision.errors import VisionError
 from vision.style_bank import DEFAULT_TEMPERATURE, StyleBank, bank_path
-from vision.training.dataset import NO_ARTWORK
+from vision.training.dataset import cards_root
 from vision.training.evaluate import render_eval_set
 from vision.training.pysol_decks import unknown_styles_message
 
@@ -79,9 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.per_class < 1:
         parser.error(f"--per-class is 1 or more; got {args.per_class}")
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     classifier = CardClassifier.load(args.model, threads=args.threads, use_bank=False)
     styles = tuple(s for s in args.styles.split(",") if s) or trained_styles(classifier)
     problem = unknown_styles_message(styles, root)

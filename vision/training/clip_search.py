@@ -27,13 +27,12 @@ import numpy as np
 
 from vision.clip_cards import ClipCards, find_shown_cards
 from vision.deck_order import STANDARD_ORDER
-from vision.decks import Deck, find_cards_root
-from vision.errors import VisionError
+from vision.decks import Deck
 from vision.scene.camera import parse_size
 from vision.scene.render import RenderSettings
 from vision.scene.showing import check_pace, render_showing_clip
 from vision.scene.truth import Truth, read_truth
-from vision.training.dataset import NO_ARTWORK
+from vision.training.dataset import cards_root
 from vision.training.pysol_decks import unknown_styles_message
 
 FOUND_WITHIN_SECONDS = (-0.5, 1.6)  # of the card's landing: the hand lifts off it within a second
@@ -152,9 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_pace(args.pace)
     except ValueError as error:
         parser.error(str(error))
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     problem = unknown_styles_message(sorted({style for _, style in clips}), root)
     if problem:
         parser.error(problem)

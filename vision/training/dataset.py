@@ -44,7 +44,14 @@ from vision.crops import (
     render_card_crop,
     render_none_crop,
 )
-from vision.decks import IMAGE_SUFFIXES, SYNTH_LATIN_PREFIX, Deck, is_italian_style, read_image
+from vision.decks import (
+    IMAGE_SUFFIXES,
+    SYNTH_LATIN_PREFIX,
+    Deck,
+    find_cards_root,
+    is_italian_style,
+    read_image,
+)
 from vision.decorate import decoration_donors
 from vision.errors import VisionError
 from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
@@ -60,6 +67,15 @@ CLASS_WEIGHTS: np.ndarray = np.array([1.0] * len(CARD_CODES) + [1.5, 3.0], np.fl
 P_PROCEDURAL_BACK = 0.5
 MAX_ART_HEIGHT = 460
 NO_ARTWORK = "no card artwork found: set TRESSETTE_CARDS or place shared/cards beside the checkout"
+
+
+def cards_root() -> Path:
+    """The folder of deck styles (``vision.decks.find_cards_root``); a VisionError saying where to put
+    the artwork when there is none, as every training command needs it."""
+    root = find_cards_root()
+    if root is None:
+        raise VisionError(NO_ARTWORK)
+    return root
 
 
 class DatasetError(VisionError):

@@ -52,15 +52,14 @@ from vision.classifier import (
 from vision.crops import CropSettings, random_back_artwork, render_card_crop, render_none_crop
 from vision.deck_pictures import enroll_clip
 from vision.deck_profile import DeckProfile
-from vision.decks import Deck, find_cards_root, list_styles
+from vision.decks import Deck, list_styles
 from vision.distinct import read_distinct
 from vision.enrollment import ENROLMENT_CROPS, EnrollmentError, EnrollmentSettings, enroll_pictures
-from vision.errors import VisionError
 from vision.match_groups import read_match
 from vision.recut import MIN_SIDE
 from vision.scene.showing import check_pace
 from vision.training.clip_search import film_sorted_deck
-from vision.training.dataset import NO_ARTWORK, load_style
+from vision.training.dataset import cards_root, load_style
 from vision.training.phone_photos import DEFAULT_PHOTO_SEED, photos_of
 from vision.training.pysol_decks import unknown_styles_message
 
@@ -429,9 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_pace(args.enrol_pace)
     except ValueError as error:
         parser.error(f"--enrol-pace: {error}")
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     available = list_styles(root)
     styles = [s for s in args.styles.split(",") if s] or available
     problem = unknown_styles_message(styles, root)

@@ -28,9 +28,8 @@ import numpy as np
 from engine.cards import BACK, NONE
 from vision.classifier import CardClassifier
 from vision.crops import render_card_crop
-from vision.decks import find_cards_root, list_styles
-from vision.errors import VisionError
-from vision.training.dataset import NO_ARTWORK, foreign_pictures, load_style
+from vision.decks import list_styles
+from vision.training.dataset import cards_root, foreign_pictures, load_style
 from vision.training.evaluate import DEFAULT_PROTOCOL, EVAL_SEED, PROTOCOLS, protocol_settings
 from vision.training.pysol_decks import unknown_styles_message
 
@@ -132,9 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.per_card < 1:
         parser.error(f"--per-card is a count of 1 or more; got {args.per_card}")
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     chosen = [s for s in args.styles.split(",") if s]
     problem = unknown_styles_message(chosen, root) if chosen else None
     if problem:

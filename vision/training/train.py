@@ -57,7 +57,7 @@ from vision.jumbo_index import SCALE as JUMBO_SCALE
 from vision.preprocess import DEFAULT_MEAN, DEFAULT_STD, to_model_input
 from vision.style_bank import bank_path
 from vision.training.bank import build_bank
-from vision.training.dataset import NO_ARTWORK, Augmentations, cached_pool
+from vision.training.dataset import Augmentations, cached_pool, cards_root
 from vision.training.export import export_onnx
 from vision.training.model import CardNet, CornerSpec, input_factor
 from vision.training.pretrained import Lite0Trunk, lite0_block_specs, lite0_weights_path
@@ -331,9 +331,7 @@ def train_both(config: TrainConfig) -> tuple[CardNet, CardNet]:
     eval mode and on the CPU; the two are the same model unless ``average_from`` averages the weights of
     the last steps (stochastic weight averaging, Izmailov et al. 2018: a flatter minimum, for styles it
     never saw). The network trains on ``config.device``; batches are built on the CPU and sent there."""
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     torch.set_flush_denormal(True)
@@ -589,9 +587,7 @@ def export_with_bank(model: CardNet, out: Path, config: TrainConfig) -> tuple[st
     (the ``model_version``, the bank's path)."""
     version = export_onnx(model, out, CLASS_LABELS, *config.input_size, config.mean, config.std,
                           config.styles, version_prefix=version_prefix(config))
-    root = find_cards_root()
-    if root is None:
-        raise VisionError(NO_ARTWORK)
+    root = cards_root()
     classifier = CardClassifier.load(out, threads=config.threads, use_bank=False)
     return version, build_bank(classifier, root, config.styles).save(bank_path(out))
 
