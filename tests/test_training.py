@@ -316,7 +316,7 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
 @pytest.mark.parametrize("option", ["--restyle", "--figure-swap", "--decorate", "--numeral-swap",
                                     "--number-swap", "--jumbo-index", "--ink-tint", "--half-mix",
                                     "--italian-share", "--pysol-share", "--synth-share", "--randconv",
-                                    "--mixstyle", "--foreign-none"])
+                                    "--mixstyle", "--foreign-none", "--index-typeface"])
 def test_every_share_option_refuses_a_value_outside_zero_to_one_and_keeps_a_valid_one(
     option: str, capsys: pytest.CaptureFixture[str],
 ) -> None:

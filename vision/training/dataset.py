@@ -31,6 +31,7 @@ from vision import (
     decorate,
     figure_swap,
     half_mix,
+    index_typeface,
     jumbo_index,
     numeral_swap,
     photometric,
@@ -56,6 +57,7 @@ from vision.decorate import decoration_donors
 from vision.errors import VisionError
 from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
 from vision.half_mix import half_mixed, is_same_suit_system
+from vision.index_typeface import retype_index
 from vision.jumbo_index import enlarge_index
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
@@ -109,7 +111,9 @@ class Augmentations:
     printed in a colour, as a four-colour deck prints its clubs and spades (``vision.restyle``);
     ``p_foreign_none``: of the ``none`` samples drawn from a style with cards a Tressette deck does not
     hold (``StyleArt.foreign``), the share drawn as one of those cards, so that a French deck's 8, 9, 10
-    and jokers read as no card.
+    and jokers read as no card; ``p_index_typeface``: a card of a style with corner indices printed with
+    the rank of its index in another typeface (``vision.index_typeface``), after any swap and before a
+    jumbo index, so that a rank is read by its shape in any face.
     """
 
     p_restyle: float = 0.0
@@ -124,6 +128,7 @@ class Augmentations:
     p_jumbo_index: float = 0.0
     p_ink_tint: float = 0.0
     p_foreign_none: float = 0.0
+    p_index_typeface: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -155,6 +160,8 @@ class Augmentations:
             key.append(["ink_tint", self.p_ink_tint])
         if self.p_foreign_none:
             key.append(["foreign_none", self.p_foreign_none])
+        if self.p_index_typeface:
+            key.append(["index_typeface", self.p_index_typeface])
         return key
 
 
@@ -306,6 +313,8 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
     if donors and rng.random() < swap_share:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         settings = legible_settings(settings)
+    if shares.p_index_typeface and indexed and rng.random() < shares.p_index_typeface:
+        art = retype_index(art, name, rng)
     if shares.p_jumbo_index and indexed and rng.random() < shares.p_jumbo_index:
         art = enlarge_index(art, rng)
         settings = legible_settings(settings)
@@ -385,8 +394,8 @@ def _fill(images: np.ndarray, labels: np.ndarray, style_ids: np.ndarray,
 def _renderer_digest() -> str:
     """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
     digest = hashlib.sha256()
-    for module in (crop_textures, crops, decorate, figure_swap, half_mix, jumbo_index, numeral_swap,
-                   photometric, restyle, sys.modules[__name__]):
+    for module in (crop_textures, crops, decorate, figure_swap, half_mix, index_typeface, jumbo_index,
+                   numeral_swap, photometric, restyle, sys.modules[__name__]):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -5,10 +5,10 @@
         --quantized-out models/cards.onnx --seed 0 --threads 2 --corner
 
 renders a seeded pool of synthetic crops from every style under ``find_cards_root()`` (minus any
-``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model
-learns what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks
-with corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of
-the number cards with a piece of a figure between the pips, so that a picture there is not counted;
+``--holdout`` styles; ``--restyle`` of the cards redrawn as another deck's print, so that the model learns
+what all decks share rather than each deck's palette; ``--figure-swap`` of the figures of decks with
+corner indices drawn as another figure of the deck, so that it reads the index; ``--decorate`` of the
+number cards with a piece of a figure between the pips, so that a picture there is not counted;
 ``--numeral-swap`` of the Italian number cards given numerals that tell their rank, over their own or
 another card's pips; ``--half-mix`` of the cards drawn with their lower part from another deck;
 ``--synth-share`` of the crops drawn from invented Italian-suited decks, ``vision.training.synth_latin``;
@@ -17,22 +17,23 @@ decks with corner indices drawn with another number card's pips, so that it read
 ``--jumbo-index`` of the cards of those decks printed with their index enlarged, ``vision.jumbo_index``;
 ``--ink-tint`` of the restyled cards printed with their black ink in a colour, so that a suit is told by
 its shape; ``--foreign-none`` of the ``none`` crops of decks with cards a Tressette deck does not hold
-drawn as one of them, a French deck's 8, 9, 10 or joker), trains CardNet (``--corner``: with a branch
-reading the top-left corner, ``--corner-width`` x ``--corner-height`` input pixels, at twice the
-resolution, the input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk too at that
-resolution; ``--mixstyle``: early feature statistics mixed between crops; ``--randconv``: a share of each
-batch passed through random convolutions; ``--suit-rank``: two more heads reading the suit and the rank
-apart; these three tried and not shipped, see ``models/NOTEBOOK.md``; ``--lite0-blocks``: a trunk that
-starts from EfficientNet-Lite0's ImageNet weights, ``vision.training.pretrained``) on it with AdamW and a
-one-cycle schedule (``--average-from``: the weights of the last steps averaged), and exports the ONNX
-model with its metadata and, beside it, the model's style bank (``vision.training.bank``);
+drawn as one of them, a French deck's 8, 9, 10 or joker; ``--index-typeface`` of the indexed cards printed
+with the rank of their index in another typeface, ``vision.index_typeface``), trains CardNet
+(``--corner``: with a branch reading the top-left corner, ``--corner-width`` x ``--corner-height`` input
+pixels, at twice the resolution, the input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk
+too at that resolution; ``--mixstyle``: early feature statistics mixed between crops; ``--randconv``: a
+share of each batch passed through random convolutions; ``--suit-rank``: two more heads reading the suit
+and the rank apart; these three tried and not shipped, see ``models/NOTEBOOK.md``; ``--lite0-blocks``: a
+trunk that starts from EfficientNet-Lite0's ImageNet weights, ``vision.training.pretrained``) on it with
+AdamW and a one-cycle schedule (``--average-from``: the weights of the last steps averaged), and exports
+the ONNX model with its metadata and, beside it, the model's style bank (``vision.training.bank``);
 ``--quantized-out``: also that model in 8-bit integers with its own bank (``vision.training.quantize``),
 the model the runtime ships.
-The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still
-differ in the last bits between machines. ``--device cuda`` runs the network on a GPU (the pool is still
-rendered, and every batch built, on the CPU; the exported model is the same kind of file); a GPU's
-kernels are not bit-identical to the CPU's, so a run there is the same recipe, not the same weights.
-The shipped model's full command is in ``models/README.md``, "Training".
+The same seed and settings give the same pool and the same schedule; torch's CPU kernels may still differ
+in the last bits between machines. ``--device cuda`` runs the network on a GPU (the pool is still
+rendered, and every batch built, on the CPU; the exported model is the same kind of file); a GPU's kernels
+are not bit-identical to the CPU's, so a run there is the same recipe, not the same weights. The shipped
+model's full command is in ``models/README.md``, "Training".
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ class TrainConfig:
     jumbo_index: float = 0.0
     ink_tint: float = 0.0
     foreign_none: float = 0.0
+    index_typeface: float = 0.0
     device: str = "cpu"
 
     @property
@@ -125,7 +127,8 @@ class TrainConfig:
         return Augmentations(self.restyle, self.figure_swap, self.decorate, self.numeral_swap, self.half_mix,
                              self.italian_share, self.pysol_share, self.synth_share,
                              p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index,
-                             p_ink_tint=self.ink_tint, p_foreign_none=self.foreign_none)
+                             p_ink_tint=self.ink_tint, p_foreign_none=self.foreign_none,
+                             p_index_typeface=self.index_typeface)
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -359,6 +362,7 @@ SHARES: dict[str, str] = {
     "jumbo_index": "a share of the indexed cards",
     "ink_tint": "a share of the restyled cards",
     "foreign_none": "a share of the none crops of decks with foreign cards",
+    "index_typeface": "a share of the indexed cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -409,7 +413,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
         lite0_lr=args.lite0_lr,
         number_swap=args.number_swap, jumbo_index=args.jumbo_index, ink_tint=args.ink_tint,
-        foreign_none=args.foreign_none, device=args.device,
+        foreign_none=args.foreign_none, index_typeface=args.index_typeface, device=args.device,
     )
 
 
@@ -459,6 +463,10 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
                         help="share of the none crops of decks that hold cards a Tressette deck does not "
                              "(a French deck's 8, 9, 10 and jokers, in its foreign/ folder) drawn as one "
                              "of those cards (validation: none)")
+    parser.add_argument("--index-typeface", type=float, default=TrainConfig.index_typeface,
+                        help="share of the cards of decks with corner indices printed with the rank of "
+                             "their index in another typeface, so that a rank is read by its shape in any "
+                             "face (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
