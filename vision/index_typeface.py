@@ -15,6 +15,9 @@ they are; where no index is found in the corner the card is left as it is. No to
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -39,6 +42,8 @@ MAX_RANK_HEIGHT = 0.16  # of the card's height: taller bands are a picture or a 
 OUTLINE_FROM = 0.6  # of the index box's width or height: a blot along its edge this long
 MIN_BLOT = 0.0002  # of the card's height squared: smaller blots of ink are specks
 DRAW_HEIGHT = 96  # pixels: the glyph is drawn this tall, then resized to the index
+P_FILLED = 0.8  # with filled faces given, the share of the cards printed in one of them
+FILLED_STROKE = (0.0, 0.06)  # a filled glyph's outline thickened by this share of its height
 
 
 def rank_texts(code: str) -> tuple[str, ...]:
@@ -98,15 +103,46 @@ def draw_glyph(text: str, face: int, stroke: float, slanted: bool) -> np.ndarray
     return canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255.0
 
 
-def retype_index(art: Artwork, code: str, rng: np.random.Generator) -> Artwork:
+@functools.lru_cache(maxsize=128)
+def _filled_face(path: str) -> object:
+    from PIL import ImageFont  # pillow comes with pillow-heif; only the trainer draws filled faces
+
+    return ImageFont.truetype(path, DRAW_HEIGHT)
+
+
+def draw_filled_glyph(text: str, font_path: str, stroke: float) -> np.ndarray:
+    """``text`` drawn white on black in the TrueType or OpenType face ``font_path``, its outline thickened
+    by ``stroke`` of ``DRAW_HEIGHT``, cut to its ink: float32 coverage (a blank glyph is a 1x1 zero)."""
+    from PIL import Image, ImageDraw
+
+    width = round(stroke * DRAW_HEIGHT)
+    canvas = Image.new("L", (DRAW_HEIGHT * 2 * len(text) + 4 * width, DRAW_HEIGHT * 2 + 4 * width), 0)
+    ImageDraw.Draw(canvas).text((DRAW_HEIGHT // 2, DRAW_HEIGHT // 2), text, fill=255,
+                                font=_filled_face(font_path), stroke_width=width, stroke_fill=255)
+    coverage = np.asarray(canvas, np.float32) / 255.0
+    ys, xs = np.nonzero(coverage > 0.05)
+    if not ys.size:
+        return np.zeros((1, 1), np.float32)
+    return coverage[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def retype_index(art: Artwork, code: str, rng: np.random.Generator, fonts: Sequence[str] = ()) -> Artwork:
     """``art`` (card ``code`` of a French deck with corner indices) with the rank of its top-left index,
     and of its bottom-right one half a turn round, printed again in one face, stroke, slant and width
     drawn from ``rng``, in the index's ink and at its height; unchanged where ``rank_box`` finds no rank
-    in the corner."""
+    in the corner. The face is one of OpenCV's stroke faces (``FACES``) or, with ``fonts`` (paths of
+    TrueType or OpenType faces: ``vision.training.index_fonts``) given, ``P_FILLED`` of the time one of
+    those, filled; without ``fonts`` no random number is drawn for that choice."""
     texts = rank_texts(code)
     text = texts[int(rng.integers(len(texts)))]
-    face = FACES[int(rng.integers(len(FACES)))]
-    glyph = draw_glyph(text, face, float(rng.uniform(*STROKE)), bool(rng.random() < P_SLANTED))
+    if fonts and rng.random() < P_FILLED:
+        font = fonts[int(rng.integers(len(fonts)))]
+        glyph = draw_filled_glyph(text, font, float(rng.uniform(*FILLED_STROKE)))
+    else:
+        face = FACES[int(rng.integers(len(FACES)))]
+        glyph = draw_glyph(text, face, float(rng.uniform(*STROKE)), bool(rng.random() < P_SLANTED))
+    if glyph.shape[0] < 2:
+        return art
     width_scale = float(rng.uniform(*WIDTH_SCALE))
     image, alpha = art.image.copy(), art.alpha
     paper = paper_colour(image)

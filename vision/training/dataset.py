@@ -113,7 +113,9 @@ class Augmentations:
     hold (``StyleArt.foreign``), the share drawn as one of those cards, so that a French deck's 8, 9, 10
     and jokers read as no card; ``p_index_typeface``: a card of a style with corner indices printed with
     the rank of its index in another typeface (``vision.index_typeface``), after any swap and before a
-    jumbo index, so that a rank is read by its shape in any face.
+    jumbo index, so that a rank is read by its shape in any face; ``index_fonts``: the TrueType or OpenType
+    faces it may print them in besides OpenCV's stroke faces (``vision.training.index_fonts``; they name
+    the pool by their bytes).
     """
 
     p_restyle: float = 0.0
@@ -129,9 +131,12 @@ class Augmentations:
     p_ink_tint: float = 0.0
     p_foreign_none: float = 0.0
     p_index_typeface: float = 0.0
+    index_fonts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for item in fields(self):
+            if item.name == "index_fonts":
+                continue
             share = getattr(self, item.name)
             if not 0.0 <= share <= 1.0:
                 raise DatasetError(f"{item.name} must be a share between 0 and 1, got {share}")
@@ -162,6 +167,9 @@ class Augmentations:
             key.append(["foreign_none", self.p_foreign_none])
         if self.p_index_typeface:
             key.append(["index_typeface", self.p_index_typeface])
+        if self.index_fonts:
+            faces = hashlib.sha256(b"".join(Path(path).read_bytes() for path in self.index_fonts))
+            key.append(["index_fonts", len(self.index_fonts), faces.hexdigest()[:16]])
         return key
 
 
@@ -314,7 +322,7 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         settings = legible_settings(settings)
     if shares.p_index_typeface and indexed and rng.random() < shares.p_index_typeface:
-        art = retype_index(art, name, rng)
+        art = retype_index(art, name, rng, shares.index_fonts)
     if shares.p_jumbo_index and indexed and rng.random() < shares.p_jumbo_index:
         art = enlarge_index(art, rng)
         settings = legible_settings(settings)

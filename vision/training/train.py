@@ -60,6 +60,7 @@ from vision.style_bank import bank_path
 from vision.training.bank import build_bank
 from vision.training.dataset import Augmentations, cached_pool, cards_root
 from vision.training.export import export_onnx
+from vision.training.index_fonts import font_files
 from vision.training.model import CardNet, CornerSpec, input_factor
 from vision.training.pretrained import Lite0Trunk, lite0_block_specs, lite0_weights_path
 from vision.training.pysol_decks import unknown_styles_message
@@ -119,6 +120,7 @@ class TrainConfig:
     ink_tint: float = 0.0
     foreign_none: float = 0.0
     index_typeface: float = 0.0
+    index_fonts: Path | None = None
     device: str = "cpu"
 
     @property
@@ -128,7 +130,12 @@ class TrainConfig:
                              self.italian_share, self.pysol_share, self.synth_share,
                              p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index,
                              p_ink_tint=self.ink_tint, p_foreign_none=self.foreign_none,
-                             p_index_typeface=self.index_typeface)
+                             p_index_typeface=self.index_typeface, index_fonts=self.font_paths)
+
+    @property
+    def font_paths(self) -> tuple[str, ...]:
+        """The faces of ``index_fonts`` (``vision.training.index_fonts.font_files``), or none."""
+        return tuple(map(str, font_files(self.index_fonts))) if self.index_fonts else ()
 
     @property
     def corner_spec(self) -> CornerSpec | None:
@@ -413,7 +420,8 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         keep_final=args.keep_final, quantized_out=args.quantized_out, lite0_blocks=args.lite0_blocks,
         lite0_lr=args.lite0_lr,
         number_swap=args.number_swap, jumbo_index=args.jumbo_index, ink_tint=args.ink_tint,
-        foreign_none=args.foreign_none, index_typeface=args.index_typeface, device=args.device,
+        foreign_none=args.foreign_none, index_typeface=args.index_typeface, index_fonts=args.index_fonts,
+        device=args.device,
     )
 
 
@@ -467,6 +475,9 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
                         help="share of the cards of decks with corner indices printed with the rank of "
                              "their index in another typeface, so that a rank is read by its shape in any "
                              "face (validation: none)")
+    parser.add_argument("--index-fonts", type=Path, default=None,
+                        help="with --index-typeface: a folder of TrueType or OpenType faces to print the "
+                             "rank in as well (python -m vision.training.index_fonts writes one)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
@@ -567,6 +578,13 @@ def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error(problem)
     if not 0.0 < args.lite0_lr <= 1.0:
         parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
+    if args.index_fonts is not None:
+        if args.index_typeface == 0:
+            parser.error("--index-fonts are faces to print a retyped rank in: give --index-typeface too")
+        try:
+            font_files(args.index_fonts)
+        except VisionError as error:
+            parser.error(f"--index-fonts: {error}")
 
 
 def _chosen_styles(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[tuple[str, ...],
