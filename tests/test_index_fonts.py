@@ -21,6 +21,7 @@ from vision.training.index_fonts import (
     checked,
     font_files,
     is_letter_face,
+    main,
     package_faces,
     package_for,
     write_faces,
@@ -137,3 +138,14 @@ def test_the_train_command_wants_the_typeface_share_and_a_folder_with_faces(
     assert f"--index-fonts: {empty}: no TrueType or OpenType face" in capsys.readouterr().err
     args = parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(face_file.parent)])
     assert args.index_fonts == face_file.parent
+
+
+def test_the_command_refuses_a_package_that_is_not_the_pinned_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    forged = tmp_path / "fonts-liberation_1.07.4-11_all.deb"
+    forged.write_bytes(deb_of({"Sans.ttf": b"sans"}))
+    assert main(["--out", str(tmp_path / "faces"), "--deb", str(forged)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"index_fonts: {forged}: SHA-256 ") and "(fonts-liberation)" in error
+    assert not (tmp_path / "faces").exists()  # nothing written
