@@ -67,7 +67,7 @@ def test_only_letter_faces_are_taken_from_a_package() -> None:
 def test_a_package_without_faces_or_not_a_package_is_refused_by_name() -> None:
     with pytest.raises(IndexFontError, match=r"empty\.deb: no TrueType or OpenType face"):
         package_faces(deb_of({"usr/share/doc/x/README": b"text"}), "empty.deb")
-    with pytest.raises(PysolDeckError, match="not a Debian package"):
+    with pytest.raises(PysolDeckError, match=r"fonts\.zip: not a Debian package"):
         package_faces(b"PK\x03\x04 a zip file", "fonts.zip")
 
 

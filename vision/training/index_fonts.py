@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
-import lzma
 import posixpath
 import sys
-import tarfile
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from vision.training.pysol_decks import PysolDeckError, deb_members
+from vision.training.pysol_decks import PysolDeckError, data_archive
 
 POOL = "http://deb.debian.org/debian/pool/main/f/"
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -62,13 +59,14 @@ def is_letter_face(file_name: str) -> bool:
 
 def package_faces(deb: bytes, where: str) -> dict[str, bytes]:
     """``{file name: bytes}`` of the letter faces in a Debian package's data archive (a face stored twice
-    under two folders is kept once); IndexFontError naming ``where`` when there is none."""
-    data = next((blob for name, blob in deb_members(deb) if name.startswith("data.tar")), None)
-    if data is None:
-        raise IndexFontError(f"{where}: the package has no data archive")
-    stream = io.BytesIO(lzma.decompress(data) if data[:6] == b"\xfd7zXZ\x00" else data)
+    under two folders is kept once); IndexFontError naming ``where`` where it is not a package with a
+    data archive, or holds no face."""
     faces: dict[str, bytes] = {}
-    with tarfile.open(fileobj=stream) as archive:
+    try:
+        archive = data_archive(deb)
+    except PysolDeckError as error:
+        raise IndexFontError(f"{where}: {error}") from None
+    with archive:
         for member in archive:
             file_name = posixpath.basename(member.name)
             if member.isfile() and is_letter_face(file_name) and (handle := archive.extractfile(member)):

@@ -130,15 +130,20 @@ def deb_members(deb: bytes) -> Iterator[tuple[str, bytes]]:
         offset += 60 + size + (size % 2)
 
 
-def read_cardsets(deb: bytes, names: Sequence[str]) -> dict[str, dict[str, bytes]]:
-    """``{set: {file name: bytes}}`` for the card sets ``names`` in the package's data archive."""
+def data_archive(deb: bytes) -> tarfile.TarFile:
+    """The data archive (``data.tar``, plain or xz-compressed) of a Debian package, opened; PysolDeckError
+    where the package has none."""
     data = next((blob for name, blob in deb_members(deb) if name.startswith("data.tar")), None)
     if data is None:
         raise PysolDeckError("the package has no data archive")
-    stream = io.BytesIO(lzma.decompress(data) if data[:6] == b"\xfd7zXZ\x00" else data)
+    return tarfile.open(fileobj=io.BytesIO(lzma.decompress(data) if data[:6] == b"\xfd7zXZ\x00" else data))
+
+
+def read_cardsets(deb: bytes, names: Sequence[str]) -> dict[str, dict[str, bytes]]:
+    """``{set: {file name: bytes}}`` for the card sets ``names`` in the package's data archive."""
     blobs: dict[str, bytes] = {}
     links: dict[str, str] = {}
-    with tarfile.open(fileobj=stream) as archive:
+    with data_archive(deb) as archive:
         for member in archive:
             path = posixpath.normpath(member.name.lstrip("./"))
             if not path.startswith(CARDSETS_DIR):
