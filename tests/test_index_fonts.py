@@ -27,7 +27,6 @@ from vision.training.index_fonts import (
     write_faces,
 )
 from vision.training.pysol_decks import PysolDeckError
-from vision.training.train import parse_args
 
 
 def deb_of(files: dict[str, bytes]) -> bytes:
@@ -123,21 +122,6 @@ def test_the_faces_name_the_pool_by_their_bytes(face_file: Path, tmp_path: Path)
     other.write_bytes(face_file.read_bytes() + b"\0")
     assert Augmentations(p_index_typeface=0.4, index_fonts=(str(other),)).cache_key()[-1] != key[-1]
     assert Augmentations(p_index_typeface=0.4).cache_key()[-1] == ["index_typeface", 0.4]
-
-
-def test_the_train_command_wants_the_typeface_share_and_a_folder_with_faces(
-    face_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-) -> None:
-    with pytest.raises(SystemExit):
-        parse_args(["--out", "m.onnx", "--index-fonts", str(face_file.parent)])
-    assert "give --index-typeface too" in capsys.readouterr().err
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    with pytest.raises(SystemExit):
-        parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(empty)])
-    assert f"--index-fonts: {empty}: no TrueType or OpenType face" in capsys.readouterr().err
-    args = parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(face_file.parent)])
-    assert args.index_fonts == face_file.parent
 
 
 def test_the_command_refuses_a_package_that_is_not_the_pinned_one(

@@ -450,3 +450,21 @@ def test_a_negative_suit_rank_weight_is_refused(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         parse_args(["--out", "m.onnx", "--suit-rank", "-1"])
     assert "--suit-rank is the weight of a loss" in capsys.readouterr().err
+
+
+def test_the_train_command_wants_the_typeface_share_and_a_folder_with_faces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    face_file = tmp_path / "faces" / "Face.ttf"
+    face_file.parent.mkdir()
+    face_file.write_bytes(b"a face file (only its name is looked at here)")
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--index-fonts", str(face_file.parent)])
+    assert "give --index-typeface too" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SystemExit):
+        parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(empty)])
+    assert f"--index-fonts: {empty}: no TrueType or OpenType face" in capsys.readouterr().err
+    args = parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(face_file.parent)])
+    assert args.index_fonts == face_file.parent
