@@ -3,14 +3,16 @@
 A French deck tells its rank by the index in its corners, each deck in its own face: a pixel font, a
 bold grotesque, a thin jumbo numeral, a Gothic letter. A model that learnt the faces of the decks it
 trained on can take another deck's Two for a Three (the `sylly` design the shipped model never saw:
-every Two of it read as a Three, its index plain to see). ``retype_index`` finds the rank in a card's
-top-left corner (the first band of ink rows inside ``INDEX_BOX``, above the suit sign: ``rank_box``),
+23 of 40 of its Twos read as Threes, its index plain to see). ``retype_index`` finds the rank in a card's
+top-left corner (the topmost blot of ink in ``CORNER_BOX``, above the suit sign: ``rank_box``),
 paints it over with the card's paper, and prints the same rank there in a face drawn from
 ``FACES`` (one of OpenCV's Hershey faces, upright or slanted, thin or bold, narrow or wide), in the
 index's own ink, at the index's own height; the bottom-right index, half a turn round, gets the same.
 A figure's letter is drawn from the letters decks print for it (``RANK_TEXTS``: a Jack is J, V, B or
 F; a Queen Q or D; a King K or R); an Ace's is A or 1. The card's suit sign, picture and pips stay as
-they are; where no index is found in the corner the card is left as it is. No torch here.
+they are; where no index is found in the corner the card is left as it is. Given TrueType or OpenType
+faces (``vision.training.index_fonts``), ``P_FILLED`` of the ranks are printed in one of them, filled,
+instead. No torch here.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ WIDTH_SCALE = (0.75, 1.3)  # the new glyph's width over the old one's
 INK_FROM = 70  # a pixel differs from the paper by this much in some channel: ink
 MIN_RANK_HEIGHT = 0.03  # of the card's height: smaller ink bands are specks, not an index
 MAX_RANK_HEIGHT = 0.16  # of the card's height: taller bands are a picture or a frame, not an index
+# The corner searched: the jumbo index's box with its inset, as shares of the card's width and height,
+# from the card's edge (the inset is not left out, so an index printed close to the edge is found whole).
+CORNER_BOX = (INSET + INDEX_BOX[0], INSET + INDEX_BOX[1])
+EDGE = 1  # pixels: the card's own first row and column, left out
 OUTLINE_FROM = 0.6  # of the index box's width or height: a blot along its edge this long
 MIN_BLOT = 0.0002  # of the card's height squared: smaller blots of ink are specks
 DRAW_HEIGHT = 96  # pixels: the glyph is drawn this tall, then resized to the index
@@ -53,7 +59,7 @@ def rank_texts(code: str) -> tuple[str, ...]:
 
 def rank_box(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[int, int, int, int] | None:
     """``(top, bottom, left, right)`` (ends excluded) of the rank in the card's top-left corner: the
-    topmost blot of ink (on the card: ``alpha``) in its ``INDEX_BOX`` (and ``INSET``), with every blot
+    topmost blot of ink (on the card: ``alpha``) in ``CORNER_BOX``, with every blot
     beside it that stays inside the box (a figure's picture beside its letter runs out of it), the card's
     outline left aside (a blot along the box's top or left side, ``OUTLINE_FROM`` of its width or height
     long); None where there is none, where the rank touches a side of the box (cut by it, or a frame, a
@@ -61,10 +67,9 @@ def rank_box(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[i
     where it is not an index's height (``MIN_RANK_HEIGHT`` to ``MAX_RANK_HEIGHT`` of
     the card's)."""
     rows, columns = image.shape[:2]
-    inset = 1
-    bottom, right = round((INSET + INDEX_BOX[1]) * rows), round((INSET + INDEX_BOX[0]) * columns)
-    box = image[inset:bottom, inset:right].astype(np.int16)
-    on_card = alpha[inset:bottom, inset:right] >= 0.5
+    bottom, right = round(CORNER_BOX[1] * rows), round(CORNER_BOX[0] * columns)
+    box = image[EDGE:bottom, EDGE:right].astype(np.int16)
+    on_card = alpha[EDGE:bottom, EDGE:right] >= 0.5
     ink = (np.abs(box - paper.astype(np.int16)).max(axis=2) >= INK_FROM) & on_card
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     box_rows, box_columns = ink.shape
@@ -81,7 +86,7 @@ def rank_box(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[i
         return None
     if not MIN_RANK_HEIGHT * rows <= low - top <= MAX_RANK_HEIGHT * rows:
         return None
-    return inset + top, inset + low, inset + left, inset + right_end
+    return EDGE + top, EDGE + low, EDGE + left, EDGE + right_end
 
 
 def _is_outline(x: int, y: int, width: int, height: int, box_rows: int, box_columns: int) -> bool:
@@ -93,12 +98,11 @@ def draw_glyph(text: str, face: int, stroke: float, slanted: bool) -> np.ndarray
     """``text`` drawn white on black, ``DRAW_HEIGHT`` pixels tall, cut to its ink: float32 coverage."""
     scale = DRAW_HEIGHT / cv2.getTextSize(text, face, 1.0, 1)[0][1]
     thickness = max(1, round(stroke * DRAW_HEIGHT))
-    (width, height), baseline = cv2.getTextSize(text, face | (cv2.FONT_ITALIC if slanted else 0), scale,
-                                               thickness)
+    drawn_face = face | (cv2.FONT_ITALIC if slanted else 0)
+    (width, height), baseline = cv2.getTextSize(text, drawn_face, scale, thickness)
     pad = thickness + DRAW_HEIGHT // 4
     canvas = np.zeros((height + baseline + 2 * pad, width + 2 * pad), np.uint8)
-    cv2.putText(canvas, text, (pad, pad + height), face | (cv2.FONT_ITALIC if slanted else 0), scale, 255,
-                thickness, cv2.LINE_AA)
+    cv2.putText(canvas, text, (pad, pad + height), drawn_face, scale, 255, thickness, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas)
     return canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255.0
 
