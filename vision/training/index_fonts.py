@@ -122,8 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a pinned package file, instead of downloading it (repeatable)")
     args = parser.parse_args(argv)
     try:
-        given = {package_for(path): checked(path.read_bytes(), package_for(path), str(path))
-                 for path in args.deb}
+        given: dict[FontPackage, bytes] = {}
+        for path in args.deb:
+            package = package_for(path)
+            given[package] = checked(path.read_bytes(), package, str(path))
         for package in PACKAGES:
             if package not in given:
                 with urllib.request.urlopen(package.url, timeout=300) as response:
