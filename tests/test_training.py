@@ -316,7 +316,7 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
 @pytest.mark.parametrize("option", ["--restyle", "--figure-swap", "--decorate", "--numeral-swap",
                                     "--number-swap", "--jumbo-index", "--ink-tint", "--half-mix",
                                     "--italian-share", "--pysol-share", "--synth-share", "--randconv",
-                                    "--mixstyle", "--foreign-none", "--index-typeface"])
+                                    "--mixstyle", "--foreign-none", "--index-typeface", "--index-erase"])
 def test_every_share_option_refuses_a_value_outside_zero_to_one_and_keeps_a_valid_one(
     option: str, capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -332,6 +332,11 @@ def test_the_foreign_none_share_reaches_the_pool_the_trainer_renders() -> None:
     config = parse_args(["--out", "m.onnx", "--foreign-none", "0.75"])
     assert config.augmentations.p_foreign_none == 0.75
     assert parse_args(["--out", "m.onnx"]).augmentations.p_foreign_none == 0.0
+
+
+def test_the_index_erase_share_reaches_the_pool_the_trainer_renders() -> None:
+    assert parse_args(["--out", "m.onnx", "--index-erase", "0.4"]).augmentations.p_index_erase == 0.4
+    assert parse_args(["--out", "m.onnx"]).augmentations.p_index_erase == 0.0
 
 
 def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(

@@ -31,6 +31,7 @@ from vision import (
     decorate,
     figure_swap,
     half_mix,
+    index_erase,
     index_typeface,
     jumbo_index,
     numeral_swap,
@@ -55,8 +56,16 @@ from vision.decks import (
 )
 from vision.decorate import decoration_donors
 from vision.errors import VisionError
-from vision.figure_swap import INDEXED_STYLES, figure_donors, legible_settings, number_donors, swap_figure
+from vision.figure_swap import (
+    FIGURE_RANKS,
+    INDEXED_STYLES,
+    figure_donors,
+    legible_settings,
+    number_donors,
+    swap_figure,
+)
 from vision.half_mix import half_mixed, is_same_suit_system
+from vision.index_erase import erase_index
 from vision.index_typeface import retype_index
 from vision.jumbo_index import enlarge_index
 from vision.numeral_swap import numbered_card, numeral_donors
@@ -115,7 +124,9 @@ class Augmentations:
     the rank of its index in another typeface (``vision.index_typeface``), after any swap and before a
     jumbo index, so that a rank is read by its shape in any face; ``index_fonts``: the TrueType or OpenType
     faces it may print them in besides OpenCV's stroke faces (``vision.training.index_fonts``; they name
-    the pool by their bytes).
+    the pool by their bytes); ``p_index_erase``: of the figures of a style with corner indices that figure
+    swap left as they are, the share drawn with their indices painted out (``vision.index_erase``), so
+    that a figure without an index is read by its picture; such a card gets no retyped or jumbo index.
     """
 
     p_restyle: float = 0.0
@@ -132,6 +143,7 @@ class Augmentations:
     p_foreign_none: float = 0.0
     p_index_typeface: float = 0.0
     index_fonts: tuple[str, ...] = ()
+    p_index_erase: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -170,6 +182,8 @@ class Augmentations:
         if self.index_fonts:
             faces = hashlib.sha256(b"".join(Path(path).read_bytes() for path in self.index_fonts))
             key.append(["index_fonts", len(self.index_fonts), faces.hexdigest()[:16]])
+        if self.p_index_erase:
+            key.append(["index_erase", self.p_index_erase])
         return key
 
 
@@ -318,9 +332,14 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
     can_swap = swap_share > 0.0 and indexed
     donors = [style.faces[c] for c in figure_donors(name) or number_donors(name) if c in style.faces] \
         if can_swap else []
-    if donors and rng.random() < swap_share:
+    swapped = bool(donors) and rng.random() < swap_share
+    if swapped:
         art = swap_figure(art, donors[int(rng.integers(len(donors)))])
         settings = legible_settings(settings)
+    # A swapped figure's label is its index's: with the index gone the picture would tell another card.
+    can_erase = shares.p_index_erase > 0.0 and indexed and not swapped and name[:-1] in FIGURE_RANKS
+    if can_erase and rng.random() < shares.p_index_erase:
+        return erase_index(art), settings
     if shares.p_index_typeface and indexed and rng.random() < shares.p_index_typeface:
         art = retype_index(art, name, rng, shares.index_fonts)
     if shares.p_jumbo_index and indexed and rng.random() < shares.p_jumbo_index:
@@ -402,8 +421,8 @@ def _fill(images: np.ndarray, labels: np.ndarray, style_ids: np.ndarray,
 def _renderer_digest() -> str:
     """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
     digest = hashlib.sha256()
-    for module in (crop_textures, crops, decorate, figure_swap, half_mix, index_typeface, jumbo_index,
-                   numeral_swap, photometric, restyle, sys.modules[__name__]):
+    for module in (crop_textures, crops, decorate, figure_swap, half_mix, index_erase, index_typeface,
+                   jumbo_index, numeral_swap, photometric, restyle, sys.modules[__name__]):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 

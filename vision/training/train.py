@@ -18,7 +18,8 @@ decks with corner indices drawn with another number card's pips, so that it read
 ``--ink-tint`` of the restyled cards printed with their black ink in a colour, so that a suit is told by
 its shape; ``--foreign-none`` of the ``none`` crops of decks with cards a Tressette deck does not hold
 drawn as one of them, a French deck's 8, 9, 10 or joker; ``--index-typeface`` of the indexed cards printed
-with the rank of their index in another typeface, ``vision.index_typeface``), trains CardNet
+with the rank of their index in another typeface, ``vision.index_typeface``; ``--index-erase`` of the indexed
+figures figure swap leaves alone drawn with their indices painted out, ``vision.index_erase``), trains CardNet
 (``--corner``: with a branch reading the top-left corner, ``--corner-width`` x ``--corner-height`` input
 pixels, at twice the resolution, the input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk
 too at that resolution; ``--mixstyle``: early feature statistics mixed between crops; ``--randconv``: a
@@ -121,6 +122,7 @@ class TrainConfig:
     foreign_none: float = 0.0
     index_typeface: float = 0.0
     index_fonts: Path | None = None
+    index_erase: float = 0.0
     device: str = "cpu"
 
     @property
@@ -130,7 +132,8 @@ class TrainConfig:
                              self.italian_share, self.pysol_share, self.synth_share,
                              p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index,
                              p_ink_tint=self.ink_tint, p_foreign_none=self.foreign_none,
-                             p_index_typeface=self.index_typeface, index_fonts=self.font_paths)
+                             p_index_typeface=self.index_typeface, index_fonts=self.font_paths,
+                             p_index_erase=self.index_erase)
 
     @property
     def font_paths(self) -> tuple[str, ...]:
@@ -370,6 +373,7 @@ SHARES: dict[str, str] = {
     "ink_tint": "a share of the restyled cards",
     "foreign_none": "a share of the none crops of decks with foreign cards",
     "index_typeface": "a share of the indexed cards",
+    "index_erase": "a share of the indexed figures not swapped",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -421,7 +425,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         lite0_lr=args.lite0_lr,
         number_swap=args.number_swap, jumbo_index=args.jumbo_index, ink_tint=args.ink_tint,
         foreign_none=args.foreign_none, index_typeface=args.index_typeface, index_fonts=args.index_fonts,
-        device=args.device,
+        index_erase=args.index_erase, device=args.device,
     )
 
 
@@ -478,6 +482,10 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--index-fonts", type=Path, default=None,
                         help="with --index-typeface: a folder of TrueType or OpenType faces to print the "
                              "rank in as well (python -m vision.training.index_fonts writes one)")
+    parser.add_argument("--index-erase", type=float, default=TrainConfig.index_erase,
+                        help="share of the figures of decks with corner indices, of those figure swap "
+                             "leaves as they are, drawn with their indices painted out, so that a figure "
+                             "without an index is read by its picture (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
