@@ -18,10 +18,11 @@ import cv2
 import numpy as np
 
 from vision.crops import Artwork
-from vision.index_typeface import CORNER_BOX, EDGE, INK_FROM
+from vision.index_typeface import EDGE, corner_ink
 from vision.numeral_swap import paper_colour
 
 GROW = 1  # pixels: each erased blot is painted this much wider, so its anti-aliased rim goes too
+GROW_KERNEL = np.ones((2 * GROW + 1, 2 * GROW + 1), np.uint8)
 
 
 def erase_index(art: Artwork) -> Artwork:
@@ -43,24 +44,18 @@ def corner_index_mask(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -
     """uint8 ``[H, W]``, 1 on the pixels of the blots of ink (on the card: ``alpha``) in the top-left
     ``CORNER_BOX`` that touch none of its sides (the card's own first row and column, ``EDGE``, left
     out), grown by ``GROW``; 0 elsewhere."""
-    rows, columns = image.shape[:2]
-    mask = np.zeros((rows, columns), np.uint8)
-    bottom, right = round(CORNER_BOX[1] * rows), round(CORNER_BOX[0] * columns)
-    if bottom <= EDGE + 2 or right <= EDGE + 2:
-        return mask
-    box = image[EDGE:bottom, EDGE:right].astype(np.int16)
-    on_card = alpha[EDGE:bottom, EDGE:right] >= 0.5
-    ink = (np.abs(box - paper.astype(np.int16)).max(axis=2) >= INK_FROM) & on_card
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    ink, on_card = corner_ink(image, alpha, paper)
     box_rows, box_columns = ink.shape
+    if box_rows < 2 or box_columns < 2:
+        return mask
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     inside = [index for index in range(1, count)
               if _is_inside(*(int(value) for value in stats[index, :4]), box_rows, box_columns)]
     if not inside:
         return mask
-    blots = np.isin(labels, inside).astype(np.uint8)
-    if GROW:
-        blots = cv2.dilate(blots, np.ones((2 * GROW + 1, 2 * GROW + 1), np.uint8))
-    mask[EDGE:bottom, EDGE:right] = blots & on_card.astype(np.uint8)
+    blots = cv2.dilate(np.isin(labels, inside).astype(np.uint8), GROW_KERNEL)
+    mask[EDGE:EDGE + box_rows, EDGE:EDGE + box_columns] = blots & on_card.astype(np.uint8)
     return mask
 
 

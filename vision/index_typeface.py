@@ -66,11 +66,8 @@ def rank_box(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[i
     picture, or an index too large for the box: the suit sign below it is not to be taken for it), or
     where it is not an index's height (``MIN_RANK_HEIGHT`` to ``MAX_RANK_HEIGHT`` of
     the card's)."""
-    rows, columns = image.shape[:2]
-    bottom, right = round(CORNER_BOX[1] * rows), round(CORNER_BOX[0] * columns)
-    box = image[EDGE:bottom, EDGE:right].astype(np.int16)
-    on_card = alpha[EDGE:bottom, EDGE:right] >= 0.5
-    ink = (np.abs(box - paper.astype(np.int16)).max(axis=2) >= INK_FROM) & on_card
+    rows = image.shape[0]
+    ink, _ = corner_ink(image, alpha, paper)
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     box_rows, box_columns = ink.shape
     min_area = max(2, round(MIN_BLOT * rows * rows))
@@ -87,6 +84,17 @@ def rank_box(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[i
     if not MIN_RANK_HEIGHT * rows <= low - top <= MAX_RANK_HEIGHT * rows:
         return None
     return EDGE + top, EDGE + low, EDGE + left, EDGE + right_end
+
+
+def corner_ink(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(ink, on_card)``, bool masks of the top-left ``CORNER_BOX`` without the card's first row and column
+    (``EDGE``): where the card is (``alpha``), and where on it a pixel differs from ``paper`` by
+    ``INK_FROM`` in some channel."""
+    rows, columns = image.shape[:2]
+    bottom, right = round(CORNER_BOX[1] * rows), round(CORNER_BOX[0] * columns)
+    box = image[EDGE:bottom, EDGE:right].astype(np.int16)
+    on_card = alpha[EDGE:bottom, EDGE:right] >= 0.5
+    return (np.abs(box - paper.astype(np.int16)).max(axis=2) >= INK_FROM) & on_card, on_card
 
 
 def _is_outline(x: int, y: int, width: int, height: int, box_rows: int, box_columns: int) -> bool:
