@@ -316,7 +316,8 @@ def test_a_restyle_share_outside_zero_to_one_is_refused_before_any_work(
 @pytest.mark.parametrize("option", ["--restyle", "--figure-swap", "--decorate", "--numeral-swap",
                                     "--number-swap", "--jumbo-index", "--ink-tint", "--half-mix",
                                     "--italian-share", "--pysol-share", "--synth-share", "--randconv",
-                                    "--mixstyle", "--foreign-none", "--index-typeface", "--index-erase"])
+                                    "--mixstyle", "--foreign-none", "--index-typeface", "--index-erase",
+                                    "--italian-index"])
 def test_every_share_option_refuses_a_value_outside_zero_to_one_and_keeps_a_valid_one(
     option: str, capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -337,6 +338,11 @@ def test_the_foreign_none_share_reaches_the_pool_the_trainer_renders() -> None:
 def test_the_index_erase_share_reaches_the_pool_the_trainer_renders() -> None:
     assert parse_args(["--out", "m.onnx", "--index-erase", "0.4"]).augmentations.p_index_erase == 0.4
     assert parse_args(["--out", "m.onnx"]).augmentations.p_index_erase == 0.0
+
+
+def test_the_italian_index_share_reaches_the_pool_the_trainer_renders() -> None:
+    assert parse_args(["--out", "m.onnx", "--italian-index", "0.3"]).augmentations.p_italian_index == 0.3
+    assert parse_args(["--out", "m.onnx"]).augmentations.p_italian_index == 0.0
 
 
 def test_a_decorate_share_outside_zero_to_one_is_refused_and_a_valid_one_kept(

@@ -37,7 +37,7 @@ FEATHER = 0.025  # share of the height over which the donor's middle fades in
 LEGIBLE_MIN_CARD_WIDTH = 80
 P_STAMPED_SWAP = 0.5
 STAMP_HEIGHT = (0.045, 0.07)  # a stamped numeral's height, as a share of the card's
-STAMP_LEFT = (0.04, 0.1)  # where it starts across, as a share of the card's width
+STAMP_LEFT = (0.04, 0.1)  # its inset from the card's side, as a share of the card's width
 STAMP_TOP = (0.02, 0.05)  # and down
 STAMP_FONTS: tuple[int, ...] = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
                                 cv2.FONT_HERSHEY_TRIPLEX)
@@ -63,29 +63,31 @@ def paper_colour(image: np.ndarray) -> np.ndarray:
     return np.median(pixels[brightness >= np.percentile(brightness, 90)], axis=0)
 
 
-def _stamp_top_left(image: np.ndarray, rank: str, font: int, height: float, thickness: int,
-                    ink: tuple[int, int, int], left: float, top: float) -> None:
+def _stamp_top_corner(image: np.ndarray, rank: str, font: int, height: float, thickness: int,
+                      ink: tuple[int, int, int], inset: float, top: float, right: bool) -> None:
     rows, columns = image.shape[:2]
     (width, glyph), _ = cv2.getTextSize(rank, font, 1.0, 1)
     scale = height / glyph
-    x, y = round(left * columns), round(top * rows)
     text_width, text_height = round(width * scale), round(height)
+    x = columns - round(inset * columns) - text_width if right else round(inset * columns)
+    y = round(top * rows)
     pad = max(1, thickness)
     image[max(0, y - pad):y + text_height + pad, max(0, x - pad):x + text_width + pad] = paper_colour(image)
     cv2.putText(image, rank, (x, y + text_height), font, scale, ink, thickness, cv2.LINE_AA)
 
 
-def stamp_numerals(art: Artwork, rank: str, rng: np.random.Generator) -> Artwork:
+def stamp_numerals(art: Artwork, rank: str, rng: np.random.Generator, right: bool = False) -> Artwork:
     """``art`` with ``rank`` printed on a patch of its paper in the top-left corner and, upside down, in
-    the bottom-right one: one face, ink, size and place, drawn from ``rng``."""
+    the bottom-right one (``right``: the top-right and the bottom-left): one face, ink, size and place,
+    drawn from ``rng``."""
     font = STAMP_FONTS[int(rng.integers(len(STAMP_FONTS)))]
     ink = STAMP_INKS[int(rng.integers(len(STAMP_INKS)))]
     height = rng.uniform(*STAMP_HEIGHT) * art.image.shape[0]
     thickness = max(1, round(height / 9 * rng.uniform(0.7, 1.4)))
-    left, top = rng.uniform(*STAMP_LEFT), rng.uniform(*STAMP_TOP)
+    inset, top = rng.uniform(*STAMP_LEFT), rng.uniform(*STAMP_TOP)
     image = art.image.copy()
     for _ in range(2):  # the second numeral is the first one on the card turned half a turn
-        _stamp_top_left(image, rank, font, height, thickness, ink, left, top)
+        _stamp_top_corner(image, rank, font, height, thickness, ink, inset, top, right)
         image = np.ascontiguousarray(image[::-1, ::-1])
     return Artwork(image=image, alpha=art.alpha)
 

@@ -33,6 +33,7 @@ from vision import (
     half_mix,
     index_erase,
     index_typeface,
+    italian_index,
     jumbo_index,
     numeral_swap,
     photometric,
@@ -67,6 +68,7 @@ from vision.figure_swap import (
 from vision.half_mix import half_mixed, is_same_suit_system
 from vision.index_erase import erase_index
 from vision.index_typeface import retype_index
+from vision.italian_index import print_index
 from vision.jumbo_index import enlarge_index
 from vision.numeral_swap import numbered_card, numeral_donors
 from vision.preprocess import resize_crop
@@ -126,7 +128,10 @@ class Augmentations:
     faces it may print them in besides OpenCV's stroke faces (``vision.training.index_fonts``; they name
     the pool by their bytes); ``p_index_erase``: of the figures of a style with corner indices that figure
     swap left as they are, the share drawn with their indices painted out (``vision.index_erase``), so
-    that a figure without an index is read by its picture; such a card gets no retyped or jumbo index.
+    that a figure without an index is read by its picture; such a card gets no retyped or jumbo index;
+    ``p_italian_index``: a card of an Italian-suited style without numerals stamped by numeral swap
+    printed with its rank in two opposite corners as Triestine prints it (``vision.italian_index``), so
+    that such an index tells neither the suit by its ink nor a number card on a figure.
     """
 
     p_restyle: float = 0.0
@@ -144,6 +149,7 @@ class Augmentations:
     p_index_typeface: float = 0.0
     index_fonts: tuple[str, ...] = ()
     p_index_erase: float = 0.0
+    p_italian_index: float = 0.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -184,6 +190,8 @@ class Augmentations:
             key.append(["index_fonts", len(self.index_fonts), faces.hexdigest()[:16]])
         if self.p_index_erase:
             key.append(["index_erase", self.p_index_erase])
+        if self.p_italian_index:
+            key.append(["italian_index", self.p_italian_index])
         return key
 
 
@@ -347,9 +355,13 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
         settings = legible_settings(settings)
     can_number = shares.p_numeral_swap > 0.0 and is_italian_style(style.name)
     pips = [style.faces[c] for c in numeral_donors(name) if c in style.faces] if can_number else []
-    if pips and rng.random() < shares.p_numeral_swap:
+    numbered = bool(pips) and rng.random() < shares.p_numeral_swap
+    if numbered:
         art = numbered_card(art, pips, name, style.name, rng)
         settings = legible_settings(settings, numeral_swap.LEGIBLE_MIN_CARD_WIDTH)
+    can_print = shares.p_italian_index > 0.0 and is_italian_style(style.name) and not numbered
+    if can_print and rng.random() < shares.p_italian_index:
+        art = print_index(art, name, rng)
     pieces = [style.faces[c] for c in decoration_donors(name) if c in style.faces] if shares.p_decorate \
         else []
     if pieces and rng.random() < shares.p_decorate:
@@ -422,7 +434,7 @@ def _renderer_digest() -> str:
     """A hash of the source of every module that draws the crops: a changed renderer makes a new pool."""
     digest = hashlib.sha256()
     for module in (crop_textures, crops, decorate, figure_swap, half_mix, index_erase, index_typeface,
-                   jumbo_index, numeral_swap, photometric, restyle, sys.modules[__name__]):
+                   italian_index, jumbo_index, numeral_swap, photometric, restyle, sys.modules[__name__]):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 

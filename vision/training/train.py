@@ -19,7 +19,9 @@ decks with corner indices drawn with another number card's pips, so that it read
 its shape; ``--foreign-none`` of the ``none`` crops of decks with cards a Tressette deck does not hold
 drawn as one of them, a French deck's 8, 9, 10 or joker; ``--index-typeface`` of the indexed cards printed
 with the rank of their index in another typeface, ``vision.index_typeface``; ``--index-erase`` of the indexed
-figures figure swap leaves alone drawn with their indices painted out, ``vision.index_erase``), trains CardNet
+figures figure swap leaves alone drawn with their indices painted out, ``vision.index_erase``;
+``--italian-index`` of the Italian-suited cards printed with their rank in two corners as Triestine
+prints it, ``vision.italian_index``), trains CardNet
 (``--corner``: with a branch reading the top-left corner, ``--corner-width`` x ``--corner-height`` input
 pixels, at twice the resolution, the input twice ``--width`` and ``--height``; ``--full-trunk``: the trunk
 too at that resolution; ``--mixstyle``: early feature statistics mixed between crops; ``--randconv``: a
@@ -123,6 +125,7 @@ class TrainConfig:
     index_typeface: float = 0.0
     index_fonts: Path | None = None
     index_erase: float = 0.0
+    italian_index: float = 0.0
     device: str = "cpu"
 
     @property
@@ -133,7 +136,7 @@ class TrainConfig:
                              p_number_swap=self.number_swap, p_jumbo_index=self.jumbo_index,
                              p_ink_tint=self.ink_tint, p_foreign_none=self.foreign_none,
                              p_index_typeface=self.index_typeface, index_fonts=self.font_paths,
-                             p_index_erase=self.index_erase)
+                             p_index_erase=self.index_erase, p_italian_index=self.italian_index)
 
     @property
     def font_paths(self) -> tuple[str, ...]:
@@ -374,6 +377,7 @@ SHARES: dict[str, str] = {
     "foreign_none": "a share of the none crops of decks with foreign cards",
     "index_typeface": "a share of the indexed cards",
     "index_erase": "a share of the indexed figures not swapped",
+    "italian_index": "a share of the Italian-suited cards",
     "half_mix": "a share of the cards",
     "italian_share": "a share of the training crops",
     "pysol_share": "a share of the training crops",
@@ -425,7 +429,7 @@ def parse_args(argv: Sequence[str] | None = None) -> TrainConfig:
         lite0_lr=args.lite0_lr,
         number_swap=args.number_swap, jumbo_index=args.jumbo_index, ink_tint=args.ink_tint,
         foreign_none=args.foreign_none, index_typeface=args.index_typeface, index_fonts=args.index_fonts,
-        index_erase=args.index_erase, device=args.device,
+        index_erase=args.index_erase, italian_index=args.italian_index, device=args.device,
     )
 
 
@@ -486,6 +490,10 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
                         help="share of the figures of decks with corner indices, of those figure swap "
                              "leaves as they are, drawn with their indices painted out, so that a figure "
                              "without an index is read by its picture (validation: none)")
+    parser.add_argument("--italian-index", type=float, default=TrainConfig.italian_index,
+                        help="share of the cards of Italian-suited decks printed with their rank in two "
+                             "opposite corners as Triestine prints it (1-7; 11, 12, 13 on the figures), "
+                             "in an ink of any suit (validation: none)")
     parser.add_argument("--half-mix", type=float, default=TrainConfig.half_mix,
                         help="share of the cards whose lower part is the same card of another deck of "
                              "their suits (validation: none)")
