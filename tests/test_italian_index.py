@@ -8,7 +8,7 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from tests.artwork_helpers import flat_card, graded_style
 from vision.decks import ITALIAN_STYLES
-from vision.italian_index import ItalianIndexError, index_text, print_index
+from vision.italian_index import P_RIGHT, ItalianIndexError, index_text, print_index
 from vision.numeral_swap import stamp_numerals
 from vision.training.dataset import Augmentations, DatasetError, draw_sample
 
@@ -49,7 +49,7 @@ def test_the_index_is_the_stamp_of_its_text_on_the_side_drawn() -> None:
     card = flat_card(220)
     printed = print_index(card, "10b", np.random.default_rng(3)).image
     draws = np.random.default_rng(3)
-    right = bool(draws.random() < 0.5)
+    right = bool(draws.random() < P_RIGHT)
     assert np.array_equal(printed, stamp_numerals(card, "13", draws, right=right).image)
     assert not np.array_equal(printed, stamp_numerals(card, "13", np.random.default_rng(3),
                                                       right=not right).image)

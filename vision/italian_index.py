@@ -3,9 +3,10 @@
 Triestine, a pattern of the field the artwork lacks (a child of Trevisane), prints 1 to 7 on its number
 cards and 11, 12, 13 on the Fante, Cavallo and Re, in two opposite corners (which two varies from card
 to card). A model that learnt corner indices from French decks only reads such an index as a French
-one: black digits as a black suit and digits on a figure as a number card (the shipped recipe's
+one: black digits as a black suit, now and then a Re's 13 as an Asso (the shipped recipe's
 held-out twin read its three unseen patterns 58.5% as drawn and 51.7% with such an index, the
-figures' suit going to bastoni: notebook, "The shipped recipe's held-out twin, and a Triestine index").
+figures' suit going to bastoni: notebook, "The shipped recipe's held-out twin, and a Triestine index
+on the patterns it never saw").
 ``print_index`` prints the card's own rank so, with ``vision.numeral_swap.stamp_numerals`` (one face,
 ink, height and inset from ``rng``; the ink is any suit's, so that its colour tells nothing), in the
 top-left and bottom-right corners or, with chance ``P_RIGHT``, the top-right and bottom-left ones. The

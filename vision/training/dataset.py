@@ -131,7 +131,7 @@ class Augmentations:
     that a figure without an index is read by its picture; such a card gets no retyped or jumbo index;
     ``p_italian_index``: a card of an Italian-suited style without numerals stamped by numeral swap
     printed with its rank in two opposite corners as Triestine prints it (``vision.italian_index``), so
-    that such an index tells neither the suit by its ink nor a number card on a figure.
+    that such an index, by its ink or its digits, does not tell the model another card.
     """
 
     p_restyle: float = 0.0
