@@ -22,6 +22,8 @@ def test_the_rank_is_printed_as_triestine_numbers_it(code: str, text: str) -> No
 def test_a_code_of_no_card_is_refused_by_name() -> None:
     with pytest.raises(ItalianIndexError, match=r"'11c' is not a card code of the 40 \(rank '11'\)"):
         index_text("11c")
+    with pytest.raises(ItalianIndexError, match=r"'9x' is not a card code of the 40"):
+        index_text("9x")  # a rank with no suit of the 40
 
 
 def ink_corners(card_image: np.ndarray, printed: np.ndarray) -> set[str]:

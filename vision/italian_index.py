@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.cards import is_card_code
 from vision.crops import Artwork
 from vision.errors import VisionError
 from vision.numeral_swap import stamp_numerals
@@ -32,11 +33,12 @@ class ItalianIndexError(VisionError):
 
 
 def index_text(code: str) -> str:
-    """What a Triestine deck prints in the corners of card ``code`` (``"9c"`` -> ``"12"``)."""
-    rank = code[:-1]
-    if rank not in INDEX_TEXTS:
-        raise ItalianIndexError(f"{code!r} is not a card code of the 40 (rank {rank!r}): no index to print")
-    return INDEX_TEXTS[rank]
+    """What a Triestine deck prints in the corners of card ``code`` (``"9c"`` -> ``"12"``); a code that is
+    not one of the 40 (``engine.cards.is_card_code``) is refused."""
+    if not is_card_code(code):
+        raise ItalianIndexError(
+            f"{code!r} is not a card code of the 40 (rank {code[:-1]!r}): no index to print")
+    return INDEX_TEXTS[code[:-1]]
 
 
 def print_index(art: Artwork, code: str, rng: np.random.Generator) -> Artwork:
