@@ -8,8 +8,15 @@ import pytest
 from engine.cards import CARD_CODES, CLASS_LABELS
 from tests.artwork_helpers import flat_card, graded_style
 from vision.decks import ITALIAN_STYLES
-from vision.italian_index import P_RIGHT, ItalianIndexError, index_text, print_index
-from vision.numeral_swap import stamp_numerals
+from vision.italian_index import (
+    INDEX_HEIGHT,
+    INDEX_STROKE,
+    P_RIGHT,
+    ItalianIndexError,
+    index_text,
+    print_index,
+)
+from vision.numeral_swap import STAMP_HEIGHT, stamp_numerals
 from vision.training.dataset import Augmentations, DatasetError, draw_sample
 
 
@@ -52,9 +59,28 @@ def test_the_index_is_the_stamp_of_its_text_on_the_side_drawn() -> None:
     printed = print_index(card, "10b", np.random.default_rng(3)).image
     draws = np.random.default_rng(3)
     right = bool(draws.random() < P_RIGHT)
-    assert np.array_equal(printed, stamp_numerals(card, "13", draws, right=right).image)
-    assert not np.array_equal(printed, stamp_numerals(card, "13", np.random.default_rng(3),
-                                                      right=not right).image)
+    assert np.array_equal(printed, stamp_numerals(card, "13", draws, right=right, heights=INDEX_HEIGHT,
+                                                  strokes=INDEX_STROKE).image)
+    assert not np.array_equal(printed, stamp_numerals(card, "13", np.random.default_rng(3), right=not right,
+                                                      heights=INDEX_HEIGHT, strokes=INDEX_STROKE).image)
+
+
+def ink_height(card_image: np.ndarray, printed: np.ndarray) -> int:
+    """Rows the printing inked in the top half of the card (the upright index)."""
+    top = np.any(printed[: card_image.shape[0] // 2] != card_image[: card_image.shape[0] // 2], axis=(1, 2))
+    rows = np.nonzero(top)[0]
+    return int(rows[-1] - rows[0] + 1)
+
+
+def test_the_index_reaches_taller_than_numeral_swap_stamps() -> None:
+    card = flat_card(230, width=400, height=600)
+    index = [ink_height(card.image, print_index(card, "4c", np.random.default_rng(seed)).image)
+             for seed in range(40)]
+    stamped = [ink_height(card.image, stamp_numerals(card, "4", np.random.default_rng(seed)).image)
+               for seed in range(40)]
+    ratio = (INDEX_HEIGHT[1] / STAMP_HEIGHT[1] + 1) / 2  # half of the further reach, for the draws' spread
+    assert max(index) > ratio * max(stamped)
+    assert min(index) < 1.1 * min(stamped)  # and as short as a stamp still
 
 
 @pytest.mark.parametrize("name", ["napoletane", "kde-penguins"])

@@ -39,6 +39,7 @@ P_STAMPED_SWAP = 0.5
 STAMP_HEIGHT = (0.045, 0.07)  # a stamped numeral's height, as a share of the card's
 STAMP_LEFT = (0.04, 0.1)  # its inset from the card's side, as a share of the card's width
 STAMP_TOP = (0.02, 0.05)  # and down
+STAMP_STROKE = (0.7, 1.4)  # a stamped numeral's stroke, as a multiple of a ninth of its height
 STAMP_FONTS: tuple[int, ...] = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
                                 cv2.FONT_HERSHEY_TRIPLEX)
 STAMP_INKS: tuple[tuple[int, int, int], ...] = ((25, 25, 25), (110, 40, 25), (35, 35, 140), (60, 60, 60))
@@ -76,14 +77,17 @@ def _stamp_top_corner(image: np.ndarray, rank: str, font: int, height: float, th
     cv2.putText(image, rank, (x, y + text_height), font, scale, ink, thickness, cv2.LINE_AA)
 
 
-def stamp_numerals(art: Artwork, rank: str, rng: np.random.Generator, right: bool = False) -> Artwork:
+def stamp_numerals(art: Artwork, rank: str, rng: np.random.Generator, right: bool = False,
+                   heights: tuple[float, float] = STAMP_HEIGHT,
+                   strokes: tuple[float, float] = STAMP_STROKE) -> Artwork:
     """``art`` with ``rank`` printed on a patch of its paper in the top-left corner and, upside down, in
     the bottom-right one (``right``: the top-right and the bottom-left): one face, ink, size and place,
-    drawn from ``rng``."""
+    drawn from ``rng``; the height a share of the card's drawn from ``heights``, the stroke that height's
+    ninth times a factor drawn from ``strokes``."""
     font = STAMP_FONTS[int(rng.integers(len(STAMP_FONTS)))]
     ink = STAMP_INKS[int(rng.integers(len(STAMP_INKS)))]
-    height = rng.uniform(*STAMP_HEIGHT) * art.image.shape[0]
-    thickness = max(1, round(height / 9 * rng.uniform(0.7, 1.4)))
+    height = rng.uniform(*heights) * art.image.shape[0]
+    thickness = max(1, round(height / 9 * rng.uniform(*strokes)))
     inset, top = rng.uniform(*STAMP_LEFT), rng.uniform(*STAMP_TOP)
     image = art.image.copy()
     for _ in range(2):  # the second numeral is the first one on the card turned half a turn
