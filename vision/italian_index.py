@@ -29,7 +29,7 @@ from vision.numeral_swap import stamp_numerals
 INDEX_TEXTS: dict[str, str] = {"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7",
                                "8": "11", "9": "12", "10": "13"}
 P_RIGHT = 0.5
-INDEX_HEIGHT = (0.045, 0.09)  # the index's height, as a share of the card's
+INDEX_HEIGHT = (0.045, 0.09)  # the index's text box height (its ink ~3/4 of it), as a share of the card's
 INDEX_STROKE = (0.7, 2.2)  # its stroke, as a multiple of a ninth of its height
 
 

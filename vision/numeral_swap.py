@@ -36,7 +36,7 @@ FEATHER = 0.025  # share of the height over which the donor's middle fades in
 # The numerals are about 5% of the card's height: on a card 80 px wide (144 tall) some 7 pixels.
 LEGIBLE_MIN_CARD_WIDTH = 80
 P_STAMPED_SWAP = 0.5
-STAMP_HEIGHT = (0.045, 0.07)  # a stamped numeral's height, as a share of the card's
+STAMP_HEIGHT = (0.045, 0.07)  # a numeral's text box height (its ink ~3/4 of it), as a share of the card's
 STAMP_LEFT = (0.04, 0.1)  # its inset from the card's side, as a share of the card's width
 STAMP_TOP = (0.02, 0.05)  # and down
 STAMP_STROKE = (0.7, 1.4)  # a stamped numeral's stroke, as a multiple of a ninth of its height
