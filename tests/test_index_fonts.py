@@ -12,9 +12,12 @@ import numpy as np
 import pytest
 from PIL import ImageFont
 
+from tests.artwork_helpers import flat_card, graded_style
 from tests.test_index_typeface import INK, PAPER, RANK, indexed_card, ink_mask
+from tests.test_italian_index import ink_corners, ink_height
 from vision.index_typeface import DRAW_HEIGHT, draw_filled_glyph, retype_index
-from vision.training.dataset import Augmentations
+from vision.italian_index import INDEX_HEIGHT, INK_SHARE, print_filled_numerals, print_index
+from vision.training.dataset import Augmentations, draw_sample
 from vision.training.index_fonts import (
     PACKAGES,
     IndexFontError,
@@ -133,3 +136,39 @@ def test_the_command_refuses_a_package_that_is_not_the_pinned_one(
     error = capsys.readouterr().err
     assert error.startswith(f"index_fonts: {forged}: SHA-256 ") and "(fonts-liberation)" in error
     assert not (tmp_path / "faces").exists()  # nothing written
+
+
+def test_with_faces_given_most_triestine_indices_are_printed_in_them_in_opposite_corners(
+    face_file: Path,
+) -> None:
+    card = flat_card(230)
+    faces = (str(face_file),)
+    stroked = [print_index(card, "9c", np.random.default_rng(seed)).image for seed in range(20)]
+    filled = [print_index(card, "9c", np.random.default_rng(seed), faces).image for seed in range(20)]
+    assert sum(not np.array_equal(a, b) for a, b in zip(stroked, filled, strict=True)) >= 12
+    for image in filled:
+        assert frozenset(ink_corners(card.image, image)) in ({"tl", "br"}, {"tr", "bl"})
+        assert image.min() < 150
+    assert np.array_equal(print_index(card, "9c", np.random.default_rng(3), faces).image, filled[3])
+
+
+def test_a_filled_index_is_as_tall_as_its_drawn_text_box_makes_it(face_file: Path) -> None:
+    card = flat_card(230, width=400, height=600)
+    for seed in range(10):
+        printed = print_filled_numerals(card, "12", str(face_file), np.random.default_rng(seed))
+        rows = ink_height(card.image, printed.image)
+        assert INK_SHARE * INDEX_HEIGHT[0] * 600 - 2 <= rows <= INK_SHARE * INDEX_HEIGHT[1] * 600 + 2
+        assert ink_corners(card.image, printed.image) == {"tl", "br"}
+
+
+def test_the_training_pool_prints_triestine_indices_in_the_faces_given(face_file: Path) -> None:
+    styles = [graded_style("napoletane")]
+    faces = (str(face_file),)
+    differs = []
+    for seed in range(40):
+        stroked = draw_sample(np.random.default_rng(seed), styles, Augmentations(p_italian_index=1.0))
+        filled = draw_sample(np.random.default_rng(seed), styles,
+                             Augmentations(p_italian_index=1.0, index_fonts=faces))
+        assert filled[1:] == stroked[1:]
+        differs.append(not np.array_equal(stroked[0], filled[0]))
+    assert sum(differs) >= 10

@@ -471,11 +471,13 @@ def test_the_train_command_wants_the_typeface_share_and_a_folder_with_faces(
     face_file.write_bytes(b"a face file (only its name is looked at here)")
     with pytest.raises(SystemExit):
         parse_args(["--out", "m.onnx", "--index-fonts", str(face_file.parent)])
-    assert "give --index-typeface too" in capsys.readouterr().err
+    assert "give --index-typeface or --italian-index too" in capsys.readouterr().err
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(SystemExit):
         parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(empty)])
     assert f"--index-fonts: {empty}: no TrueType or OpenType face" in capsys.readouterr().err
     args = parse_args(["--out", "m.onnx", "--index-typeface", "0.4", "--index-fonts", str(face_file.parent)])
+    assert args.index_fonts == face_file.parent
+    args = parse_args(["--out", "m.onnx", "--italian-index", "0.3", "--index-fonts", str(face_file.parent)])
     assert args.index_fonts == face_file.parent

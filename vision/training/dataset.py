@@ -125,13 +125,15 @@ class Augmentations:
     and jokers read as no card; ``p_index_typeface``: a card of a style with corner indices printed with
     the rank of its index in another typeface (``vision.index_typeface``), after any swap and before a
     jumbo index, so that a rank is read by its shape in any face; ``index_fonts``: the TrueType or OpenType
-    faces it may print them in besides OpenCV's stroke faces (``vision.training.index_fonts``; they name
-    the pool by their bytes); ``p_index_erase``: of the figures of a style with corner indices that figure
-    swap left as they are, the share drawn with their indices painted out (``vision.index_erase``), so
-    that a figure without an index is read by its picture; such a card gets no retyped or jumbo index;
+    faces it may print them (and a Triestine index) in besides OpenCV's stroke faces
+    (``vision.training.index_fonts``; they name the pool by their bytes); ``p_index_erase``: of the figures
+    of a style with corner indices that figure swap left as they are, the share drawn with their indices
+    painted out (``vision.index_erase``), so that a figure without an index is read by its picture; such
+    a card gets no retyped or jumbo index;
     ``p_italian_index``: a card of an Italian-suited style without numerals stamped by numeral swap
     printed with its rank in two opposite corners as Triestine prints it (``vision.italian_index``), so
-    that such an index, by its ink or its digits, does not tell the model another card.
+    that such an index, by its ink or its digits, does not tell the model another card (in ``index_fonts``
+    too where they are given).
     """
 
     p_restyle: float = 0.0
@@ -361,7 +363,7 @@ def _card_artwork(rng: np.random.Generator, styles: Sequence[StyleArt], style: S
         settings = legible_settings(settings, numeral_swap.LEGIBLE_MIN_CARD_WIDTH)
     can_print = shares.p_italian_index > 0.0 and is_italian_style(style.name) and not numbered
     if can_print and rng.random() < shares.p_italian_index:
-        art = print_index(art, name, rng)
+        art = print_index(art, name, rng, shares.index_fonts)
     pieces = [style.faces[c] for c in decoration_donors(name) if c in style.faces] if shares.p_decorate \
         else []
     if pieces and rng.random() < shares.p_decorate:

@@ -484,8 +484,9 @@ def _add_augmentation_options(parser: argparse.ArgumentParser) -> None:
                              "their index in another typeface, so that a rank is read by its shape in any "
                              "face (validation: none)")
     parser.add_argument("--index-fonts", type=Path, default=None,
-                        help="with --index-typeface: a folder of TrueType or OpenType faces to print the "
-                             "rank in as well (python -m vision.training.index_fonts writes one)")
+                        help="with --index-typeface or --italian-index: a folder of TrueType or OpenType "
+                             "faces to print the rank in as well (python -m vision.training.index_fonts "
+                             "writes one)")
     parser.add_argument("--index-erase", type=float, default=TrainConfig.index_erase,
                         help="share of the figures of decks with corner indices, of those figure swap "
                              "leaves as they are, drawn with their indices painted out, so that a figure "
@@ -595,8 +596,9 @@ def _check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     if not 0.0 < args.lite0_lr <= 1.0:
         parser.error(f"--lite0-lr is a share of --lr, above 0 and at most 1; got {args.lite0_lr}")
     if args.index_fonts is not None:
-        if args.index_typeface == 0:
-            parser.error("--index-fonts are faces to print a retyped rank in: give --index-typeface too")
+        if args.index_typeface == 0 and args.italian_index == 0:
+            parser.error("--index-fonts are faces to print a retyped rank or a Triestine index in: give "
+                         "--index-typeface or --italian-index too")
         try:
             font_files(args.index_fonts)
         except VisionError as error:
