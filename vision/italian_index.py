@@ -15,8 +15,10 @@ trained with numeral swap's range lost at most 1.4 points to an index of that ra
 a taller or bolder one (notebook, "The held-out twin trained with ``--italian-index 0.3``"). On the
 small decks OpenCV's stroke faces all look alike, so given TrueType or OpenType faces
 (``vision.training.index_fonts``) ``P_FILLED`` of the indices are printed in one of those, filled, as a
-real deck prints them (``print_filled_numerals``). The index agrees with the card, so the card needs no
-legible rendering. No torch here.
+real deck prints them (``print_filled_numerals``); the twin trained so lost at most a point to an index
+of that kind in a face it never saw (notebook, "The held-out twin with a wider Triestine index, in
+filled faces too"). The index agrees with the card, so the card needs no legible rendering. No torch
+here.
 """
 
 from __future__ import annotations
