@@ -181,7 +181,13 @@ def _retype_top_left(image: np.ndarray, alpha: np.ndarray, paper: np.ndarray, gl
     centre = (left + right) // 2
     x0 = max(0, centre - width // 2)
     x1 = min(image.shape[1], x0 + width)
-    coverage = coverage[:, :x1 - x0]
-    under = image[top:bottom, x0:x1].astype(np.float32)
+    lay_ink(image, top, x0, coverage[:, :x1 - x0], ink)
+
+
+def lay_ink(image: np.ndarray, top: int, left: int, coverage: np.ndarray, ink: np.ndarray) -> None:
+    """Print ``ink`` (a BGR colour) on ``image`` in place as much as ``coverage`` (float32 0-1, rows x
+    columns x 1, within the image) covers it, its top-left pixel at (``top``, ``left``)."""
+    rows, columns = coverage.shape[:2]
+    under = image[top:top + rows, left:left + columns].astype(np.float32)
     mixed = under * (1.0 - coverage) + ink * coverage
-    image[top:bottom, x0:x1] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
+    image[top:top + rows, left:left + columns] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)

@@ -31,7 +31,7 @@ import numpy as np
 from engine.cards import is_card_code
 from vision.crops import Artwork
 from vision.errors import VisionError
-from vision.index_typeface import FILLED_STROKE, P_FILLED, draw_filled_glyph
+from vision.index_typeface import FILLED_STROKE, P_FILLED, draw_filled_glyph, lay_ink
 from vision.numeral_swap import STAMP_INKS, STAMP_LEFT, STAMP_TOP, paper_colour, stamp_numerals
 
 # What a Triestine deck prints for each rank of the Tressette codes (8, 9, 10: Fante, Cavallo, Re).
@@ -87,8 +87,6 @@ def print_filled_numerals(art: Artwork, text: str, font_path: str, rng: np.rando
         x = columns - round(inset * columns) - width if right else round(inset * columns)
         y = round(top * rows)
         image[max(0, y - 1):y + height + 1, max(0, x - 1):x + width + 1] = paper_colour(image)
-        under = image[y:y + height, x:x + width].astype(np.float32)
-        image[y:y + height, x:x + width] = np.clip(under * (1.0 - coverage) + ink * coverage + 0.5, 0,
-                                                   255).astype(np.uint8)
+        lay_ink(image, y, x, coverage, ink)
         image = np.ascontiguousarray(image[::-1, ::-1])
     return Artwork(image=image, alpha=art.alpha)
